@@ -1,0 +1,38 @@
+# Every target builds .venv first with a Python >= 3.12 found by tools/find-python.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test bench lint setup migrate messages
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@python=$$(tools/find-python) || exit 1; \
+	  [ -x $(PY) ] || { echo "Creating $(VENV) with $$python"; "$$python" -m venv $(VENV); }
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,tools,bench]'
+	touch $(STAMP)
+
+messages: $(STAMP)
+	@if command -v msgfmt >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv -v 0; \
+	  else echo "msgfmt not found: using the committed .mo files"; fi
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput -v 0
+
+run: migrate messages
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver $(HOST)
+
+test: $(STAMP) messages
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m bench
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
