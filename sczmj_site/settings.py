@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "calculator",
     "settlement",
+    "ledger",
 ]
 
 MIDDLEWARE = [
@@ -100,7 +101,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # The concurrency tests need a real file: every thread of an in-memory database sees its own copy.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # One file per test process, so two test runs on one machine never share a database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db.{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -115,7 +117,7 @@ LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("简体中文")), ("en", _("English"))]
 # One catalogue per area (site-wide, calculator, round, ledger), so each area's strings live beside each
 # other and two people translating different areas never edit the same file. Django merges them.
-LOCALE_PATHS = sorted(path for path in (BASE_DIR / "locale").iterdir() if path.is_dir())
+LOCALE_PATHS = sorted(path for path in (BASE_DIR / "locale").glob("*") if path.is_dir())
 USE_I18N = True
 TIME_ZONE = "Asia/Shanghai"
 USE_TZ = True
