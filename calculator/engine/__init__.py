@@ -1,0 +1,26 @@
+"""The hand-scoring engine: pure Python, no Django (ARCHITECTURE.md layer 1).
+
+``score_hand`` scores one winning hand, ``find_waits`` says whether a position is ready and for how much;
+both take tiles in notation, validate them and raise ``EngineError`` (field + message) on bad input.
+"""
+
+from .errors import EngineError
+from .fan import ExtraScore, PatternScore, ScoreResult, score_hand
+from .rules import Rules
+from .tiles import format_tiles, parse_tiles
+from .waits import DiscardWaits, Wait, WaitsResult, find_waits
+
+__all__ = [
+    "DiscardWaits",
+    "EngineError",
+    "ExtraScore",
+    "PatternScore",
+    "Rules",
+    "ScoreResult",
+    "Wait",
+    "WaitsResult",
+    "find_waits",
+    "format_tiles",
+    "parse_tiles",
+    "score_hand",
+]

@@ -1,0 +1,480 @@
+"""Scoring one winning hand (RULES.md section 3).
+
+The pipeline, in order:
+
+1. Parse the concealed tiles, the melds and the winning tile from tile notation (``tiles.parse_tiles``).
+2. Validate: JSON types, 14 tiles with the win (3 per meld), no fifth copy, flags, win_by, void suit
+   (``hand.py``); any problem is an ``EngineError`` naming the field.
+3. Check legality: at most two suits (缺门) and, with 定缺 on, no tile of the void suit; otherwise the
+   result is ``win=False`` with a reason.
+4. Decompose: three per-suit table lookups give every split of the concealed tiles into sets and a pair
+   as a mask of fact combinations (runs or not; a 1 or 9 in every set), combined with the melds' facts;
+   seven pairs is a bit test. No split and no seven pairs: ``win=False``.
+5. Score each distinct reading: its facts plus the tiles' facts (one suit, all 2/5/8, a quad) pick the
+   largest base pattern under the rules' values (``patterns.choices``: a table lookup).
+6. Keep the best reading: the largest pattern fan net of the quad a pattern already counts.
+7. Add gen: kinds held four times in the final hand (the gen options decide about declared kongs and a
+   pung plus the fourth copy), one fewer for 龙七对/青龙七对; 天胡/地胡 replace or stack by the rules.
+8. Add the extras of 3.3 that apply to the situation and are switched on.
+9. Cap: ``points = b x min(2^(fan-1), cap)``; ``fan`` and ``multiplier`` are reported uncapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .decompose import best_sets, is_seven_pairs, seven_pairs_sets, standard_facts
+from .errors import EngineError
+from .hand import (
+    Held,
+    Meld,
+    MeldKind,
+    WinBy,
+    check_size,
+    read_flag,
+    read_held,
+    read_melds,
+    read_rules,
+    read_tiles,
+    read_void_suit,
+    read_win_by,
+    read_win_tile,
+)
+from .patterns import (
+    ALL_258,
+    ALL_TERMINAL,
+    HAS_QUAD,
+    HAS_RUN,
+    ONE_SUIT,
+    PATTERN_BY_KEY,
+    SEVEN_PAIRS,
+    Choice,
+    Pattern,
+    choices,
+)
+from .rules import Rules, TianDiHu, ZimoBonus, multiplier_of
+from .tables import COMBINE, fact_bit
+from .tiles import FOUR_BITS, NOT_258, SUIT_FIELDS, SUIT_NAMES_ZH, SUITS, TERMINALS, count_of, format_tiles
+
+# ---------------------------------------------------------------------------------------------------------
+# Extras (RULES.md 3.3): a row per extra, its situation predicate and its fan under the rules.
+
+SELF_DRAW = 1
+DISCARD = 2
+ROBBING = 4
+AFTER_KONG = 8
+LAST_TILE = 16
+ALL_MELDS = 32  # four melds: the win completes the pair on a single tile
+NO_OPEN_MELD = 64
+NO_TERMINAL = 128
+WIN_BY_BITS = {WinBy.SELF_DRAW: SELF_DRAW, WinBy.DISCARD: DISCARD, WinBy.ROBBING_KONG: ROBBING}
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    key: str
+    name: str
+    name_en: str
+    needs: int  # situation bits that must all be set
+    fan: Callable[[Rules], int]
+    static: bool = False  # a property of the tiles, counted in a ready hand's best fan (3.4)
+
+
+def _one_if(flag: bool) -> int:
+    return 1 if flag else 0
+
+
+EXTRAS: tuple[Extra, ...] = (
+    Extra(
+        "gang_shang_hua",
+        "杠上花",
+        "Win on a kong replacement",
+        SELF_DRAW | AFTER_KONG,
+        lambda rules: rules.gang_shang_hua_fan,
+    ),
+    Extra(
+        "gang_shang_pao",
+        "杠上炮",
+        "Win on a discard after a kong",
+        DISCARD | AFTER_KONG,
+        lambda rules: rules.gang_shang_pao_fan,
+    ),
+    Extra("qiang_gang_hu", "抢杠胡", "Robbing a kong", ROBBING, lambda rules: rules.qiang_gang_fan),
+    Extra(
+        "zi_mo_jia_fan",
+        "自摸加番",
+        "Self-draw bonus fan",
+        SELF_DRAW,
+        lambda rules: _one_if(rules.zimo_bonus is ZimoBonus.JIA_FAN),
+    ),
+    Extra(
+        "jin_gou_diao",
+        "金钩钓",
+        "Four melds, single wait on the pair",
+        ALL_MELDS,
+        lambda rules: _one_if(rules.jin_gou_diao),
+        static=True,
+    ),
+    Extra(
+        "hai_di_lao_yue",
+        "海底捞月",
+        "Self-draw on the last tile",
+        SELF_DRAW | LAST_TILE,
+        lambda rules: _one_if(rules.hai_di),
+    ),
+    Extra(
+        "hai_di_pao",
+        "海底炮",
+        "Win on the last discard",
+        DISCARD | LAST_TILE,
+        lambda rules: _one_if(rules.hai_di),
+    ),
+    Extra(
+        "men_qing",
+        "门清",
+        "Concealed hand",
+        NO_OPEN_MELD,
+        lambda rules: _one_if(rules.men_qing_zhong_zhang),
+        static=True,
+    ),
+    Extra(
+        "zhong_zhang",
+        "中张",
+        "No terminals",
+        NO_TERMINAL,
+        lambda rules: _one_if(rules.men_qing_zhong_zhang),
+        static=True,
+    ),
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True, slots=True)
+class PatternScore:
+    key: str
+    name: str
+    name_en: str
+    fan: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "name_en": self.name_en, "fan": self.fan}
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraScore:
+    key: str
+    name: str
+    name_en: str
+    fan: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "name_en": self.name_en, "fan": self.fan}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The fan of one hand; ``win=False`` (with a reason) for valid tiles that do not win."""
+
+    win: bool
+    fan: int = 0
+    multiplier: int = 0
+    points: int = 0
+    capped: bool = False
+    pattern: PatternScore | None = None
+    gen: int = 0
+    extras: tuple[ExtraScore, ...] = ()
+    sets: tuple[str, ...] = ()
+    reason: str | None = None
+    reason_zh: str | None = None
+    reason_code: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "win": self.win,
+            "fan": self.fan,
+            "multiplier": self.multiplier,
+            "points": self.points,
+            "capped": self.capped,
+            "pattern": self.pattern.to_dict() if self.pattern else None,
+            "gen": self.gen,
+            "extras": [extra.to_dict() for extra in self.extras],
+            "sets": list(self.sets),
+        }
+        if not self.win:
+            body |= {"reason": self.reason, "reason_zh": self.reason_zh, "reason_code": self.reason_code}
+        return body
+
+
+def not_a_win(code: str, en: str, zh: str) -> ScoreResult:
+    return ScoreResult(False, reason=en, reason_zh=zh, reason_code=code)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What scoring needs from one Rules value, computed once per Rules object.
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    rules: Rules
+    choices: tuple[Choice, ...]
+    # the best reading for each (standard fact mask, tile facts): index mask + 16 * (tile_bits >> 3)
+    standard_best: tuple[tuple[Choice, int] | None, ...]
+    extras: tuple[tuple[Extra, int], ...]  # switched-on extras with their fan
+    extras_by_situation: dict[int, tuple[ExtraScore, ...]] = field(default_factory=dict)
+
+    def extras_for(self, situation: int) -> tuple[ExtraScore, ...]:
+        found = self.extras_by_situation.get(situation)
+        if found is None:
+            found = tuple(
+                ExtraScore(extra.key, extra.name, extra.name_en, fan)
+                for extra, fan in self.extras
+                if situation & extra.needs == extra.needs
+            )
+            self.extras_by_situation[situation] = found
+        return found
+
+
+_READING_FACTS = tuple(
+    (HAS_RUN if bit & 0b1100 else 0) | (ALL_TERMINAL if bit & 0b1010 else 0) for bit in range(16)
+)
+
+
+def _standard_best(table: tuple[Choice, ...]) -> tuple[tuple[Choice, int] | None, ...]:
+    def best(mask: int, tile_bits: int) -> tuple[Choice, int] | None:
+        readings = [
+            (table[tile_bits | _READING_FACTS[1 << bit]], 1 << bit) for bit in range(4) if mask >> bit & 1
+        ]
+        return max(readings, key=lambda reading: reading[0].rank) if readings else None
+
+    return tuple(
+        best(mask, tile_bits)
+        for tile_bits in (0, ONE_SUIT, ALL_258, ONE_SUIT | ALL_258)
+        for mask in range(16)
+    )
+
+
+_SCORINGS: dict[int, Scoring] = {}
+
+
+def scoring_for(rules: Rules) -> Scoring:
+    """The compiled view of ``rules``, cached by identity (Rules values are immutable)."""
+    found = _SCORINGS.get(id(rules))
+    if found is not None and found.rules is rules:
+        return found
+    table = choices(rules.pattern_fan)
+    switched_on = tuple((extra, extra.fan(rules)) for extra in EXTRAS)
+    scoring = Scoring(rules, table, _standard_best(table), tuple((e, fan) for e, fan in switched_on if fan))
+    if len(_SCORINGS) > 256:
+        _SCORINGS.clear()
+    _SCORINGS[id(rules)] = scoring
+    return scoring
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The core: the best reading of a complete hand, shared with the waits.
+
+
+def tile_facts(final: int) -> int:
+    one_suit = sum(1 for fields in SUIT_FIELDS if final & fields) == 1
+    return (ONE_SUIT if one_suit else 0) | (0 if final & NOT_258 else ALL_258)
+
+
+def best_reading(
+    scoring: Scoring, mask: int, closed: int, size: int, no_melds: bool, tile_bits: int
+) -> tuple[Choice, int] | None:
+    """The best (pattern choice, reading) of 14 tiles: reading is a standard fact bit, or 0 for seven pairs.
+
+    ``mask`` is the fact mask of the standard splits, melds included (0: none).
+    """
+    best = scoring.standard_best[mask + 16 * (tile_bits >> 3)] if mask else None
+    if no_melds and is_seven_pairs(closed, size):
+        seven = scoring.choices[tile_bits | SEVEN_PAIRS | (HAS_QUAD if closed & FOUR_BITS else 0)]
+        if best is None or seven.rank > best[0].rank:
+            return seven, 0
+    return best
+
+
+def gen_count(rules: Rules, final: int, melds: tuple[Meld, ...]) -> int:
+    """Kinds whose four copies are all in the final hand, less what the gen options leave out."""
+    gen = (final & FOUR_BITS).bit_count()
+    if not rules.gen_counts_kongs:
+        gen -= sum(1 for meld in melds if meld.kind is not MeldKind.PUNG)
+    if not rules.gen_counts_pung_plus_held:
+        gen -= sum(1 for meld in melds if meld.kind is MeldKind.PUNG and count_of(final, meld.tile) >= 4)
+    return gen
+
+
+def melds_fact_bit(melds: tuple[Meld, ...]) -> int:
+    return fact_bit(False, all(meld.tile % 9 in (0, 8) for meld in melds))
+
+
+def static_situation(final: int, melds: tuple[Meld, ...]) -> int:
+    """The situation bits the tiles alone decide (金钩钓, 门清, 中张)."""
+    return (
+        (ALL_MELDS if len(melds) == 4 else 0)
+        | (0 if any(meld.is_open for meld in melds) else NO_OPEN_MELD)
+        | (0 if final & TERMINALS else NO_TERMINAL)
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 天胡/地胡 (3.1): how the situational pattern meets the hand's own.
+
+_Situational = Callable[[Rules, Pattern, Choice], tuple[PatternScore, tuple[ExtraScore, ...]]]
+
+
+def _pattern_score(pattern: Pattern, fan: int) -> PatternScore:
+    return PatternScore(pattern.key, pattern.name, pattern.name_en, fan)
+
+
+def _replace(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+    return _pattern_score(situational, max(rules.pattern_value(situational.key), hand.fan)), ()
+
+
+def _stack(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+    fan = rules.pattern_value(situational.key)
+    extra = ExtraScore(situational.key, situational.name, situational.name_en, fan)
+    return _pattern_score(hand.pattern, hand.fan), (extra,)
+
+
+def _off(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+    return _pattern_score(hand.pattern, hand.fan), ()
+
+
+SITUATIONAL: dict[TianDiHu, _Situational] = {
+    TianDiHu.REPLACE: _replace,
+    TianDiHu.STACK: _stack,
+    TianDiHu.OFF: _off,
+}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The public function
+
+
+def score_hand(
+    concealed: object,
+    win_tile: object,
+    melds: object = (),
+    win_by: object = "discard",
+    after_kong: object = False,
+    last_tile: object = False,
+    tian_hu: object = False,
+    di_hu: object = False,
+    void_suit: object = None,
+    rules: object = None,
+) -> ScoreResult:
+    """The fan of one hand (RULES.md 3): ``win=False`` for valid tiles that do not win."""
+    table_rules = read_rules(rules)
+    concealed_tiles = read_tiles(concealed, "concealed")
+    meld_list = read_melds(melds)
+    win = read_win_tile(win_tile)
+    check_size(concealed_tiles, meld_list, (14,), 1)
+    held = read_held(concealed_tiles, meld_list, win)
+    how = read_win_by(win_by)
+    situation = WIN_BY_BITS[how] | _situation_flags(after_kong, last_tile)
+    heavenly = _situational_pattern(read_flag(tian_hu, "tian_hu"), read_flag(di_hu, "di_hu"), how)
+    if situation & AFTER_KONG and how is WinBy.ROBBING_KONG:
+        raise EngineError(
+            "after_kong",
+            "A robbed kong is not a win after a kong: after_kong cannot be combined with robbing_kong.",
+            "抢杠胡不能同时是杠上花或杠上炮。",
+        )
+    void = read_void_suit(void_suit)
+    return score_held(scoring_for(table_rules), held, situation, heavenly, void)
+
+
+def _situation_flags(after_kong: object, last_tile: object) -> int:
+    return (AFTER_KONG if read_flag(after_kong, "after_kong") else 0) | (
+        LAST_TILE if read_flag(last_tile, "last_tile") else 0
+    )
+
+
+def _situational_pattern(tian_hu: bool, di_hu: bool, how: WinBy) -> Pattern | None:
+    if tian_hu and di_hu:
+        raise EngineError("di_hu", "A win is 天胡 or 地胡, not both.", "天胡和地胡不能同时成立。")
+    if tian_hu and how is not WinBy.SELF_DRAW:
+        raise EngineError(
+            "tian_hu",
+            "天胡 is the dealer's first fourteen tiles: win_by must be self_draw.",
+            "天胡是庄家起手十四张胡牌，win_by 必须是 self_draw。",
+        )
+    if tian_hu:
+        return PATTERN_BY_KEY["tian_hu"]
+    return PATTERN_BY_KEY["di_hu"] if di_hu else None
+
+
+def legality(rules: Rules, final: int, void: int | None) -> ScoreResult | None:
+    """A reason the tiles cannot win whatever their shape (缺门, 定缺), or None."""
+    if all(final & fields for fields in SUIT_FIELDS):
+        return not_a_win(
+            "three_suits",
+            "The hand holds all three suits: a winning hand has at most two (缺一门).",
+            "这手牌三门都有：胡牌最多只能有两门（缺一门）。",
+        )
+    if rules.dingque and void is not None and final & SUIT_FIELDS[void]:
+        return not_a_win(
+            "void_suit",
+            f"The hand holds tiles of its void suit ({SUITS[void]}, 定缺).",
+            f"这手牌有定缺的{SUIT_NAMES_ZH[SUITS[void]]}。",
+        )
+    return None
+
+
+NO_SHAPE = not_a_win(
+    "no_shape",
+    "These tiles are neither four sets and a pair nor seven pairs.",
+    "这手牌既组不成四组加一对，也不是七对。",
+)
+
+
+def score_held(
+    scoring: Scoring, held: Held, situation: int, heavenly: Pattern | None, void: int | None
+) -> ScoreResult:
+    rules = scoring.rules
+    final = held.packed + held.meld_packed
+    illegal = legality(rules, final, void)
+    if illegal is not None:
+        return illegal
+    tile_bits = tile_facts(final)
+    mask = standard_facts(held.packed)
+    if mask:
+        mask = COMBINE[mask][melds_fact_bit(held.melds)]
+    found = best_reading(scoring, mask, held.packed, len(held.concealed) + 1, not held.melds, tile_bits)
+    if found is None:
+        return NO_SHAPE
+    choice, reading = found
+    gen = gen_count(rules, final, held.melds) - choice.pattern.gen_inside
+    pattern, situational_extras = (
+        SITUATIONAL[rules.tian_di_hu](rules, heavenly, choice)
+        if heavenly
+        else (_pattern_score(choice.pattern, choice.fan), ())
+    )
+    extras = situational_extras + scoring.extras_for(situation | static_situation(final, held.melds))
+    fan = pattern.fan + gen + sum(extra.fan for extra in extras)
+    points = rules.amount(fan)
+    return ScoreResult(
+        True,
+        fan,
+        multiplier_of(fan),
+        points,
+        points < rules.base_points * multiplier_of(fan),
+        pattern,
+        gen,
+        extras,
+        _set_names(held, reading),
+    )
+
+
+def _set_names(held: Held, reading: int) -> tuple[str, ...]:
+    if reading:
+        pair, *sets = best_sets(held.packed, reading)
+        groups = [pair, *sorted([*sets, *((meld.tile,) * meld.size for meld in held.melds)])]
+    else:
+        groups = list(seven_pairs_sets(held.packed))
+    return tuple(format_tiles(group) for group in groups)

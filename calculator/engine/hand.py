@@ -1,0 +1,230 @@
+"""Reading a hand from a request: concealed tiles, melds, flags and rules, validated (RULES.md section 2).
+
+Every problem is an ``EngineError`` naming the field. Tiles that are valid but do not win are not errors;
+the scoring decides that.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .errors import EngineError
+from .rules import DEFAULT_RULES, Rules
+from .tiles import ONE, TILE_NAMES, count_of, pack, parse_tiles
+
+MAX_MELDS = 4
+HAND_SIZE = 14
+# Packed-count constants: a count of 5 or more shows as bit 3 of its field, either in the counts or in
+# the counts plus 3 (counts here stay below 16, so only an already-bad count can carry over).
+_THREES = pack(index for index in range(27) for _ in range(3))
+_EIGHTS = pack(index for index in range(27) for _ in range(8))
+
+
+class MeldKind(enum.StrEnum):
+    PUNG = "pung"
+    KONG_DIRECT = "kong_direct"
+    KONG_ADDED = "kong_added"
+    KONG_CONCEALED = "kong_concealed"
+
+
+class WinBy(enum.StrEnum):
+    DISCARD = "discard"
+    SELF_DRAW = "self_draw"
+    ROBBING_KONG = "robbing_kong"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    kind: MeldKind
+    tile: int
+
+    @property
+    def size(self) -> int:
+        return 3 if self.kind is MeldKind.PUNG else 4
+
+    @property
+    def is_open(self) -> bool:
+        """Shown from another player's discard: breaks 门清 (an 暗杠 does not)."""
+        return self.kind is not MeldKind.KONG_CONCEALED
+
+    @property
+    def name(self) -> str:
+        return TILE_NAMES[self.tile][0] * self.size + TILE_NAMES[self.tile][1]
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """The tiles of one position: concealed tiles (packed counts) and melds, validated."""
+
+    concealed: tuple[int, ...]
+    packed: int  # concealed tiles, plus the winning tile when there is one
+    melds: tuple[Meld, ...]
+    meld_packed: int  # every meld tile (a kong counts 4)
+
+
+def read_melds(melds: object) -> tuple[Meld, ...]:
+    if not isinstance(melds, Sequence) or isinstance(melds, str | bytes | bytearray):
+        raise EngineError(
+            "melds",
+            'melds must be a list of objects such as {"kind": "pung", "tile": "5p"}.',
+            'melds 必须是列表，每项如 {"kind": "pung", "tile": "5p"}。',
+        )
+    if len(melds) > MAX_MELDS:
+        raise EngineError(
+            "melds",
+            f"A hand has at most 4 melds; got {len(melds)}.",
+            f"一手牌最多 4 组碰杠，收到 {len(melds)} 组。",
+        )
+    return tuple(_read_meld(meld, position) for position, meld in enumerate(melds))
+
+
+def _read_meld(meld: object, position: int) -> Meld:
+    field = f"melds[{position}]"
+    if not isinstance(meld, Mapping):
+        raise EngineError(
+            field,
+            'A meld must be an object such as {"kind": "pung", "tile": "5p"}.',
+            '每组碰杠必须是对象，如 {"kind": "pung", "tile": "5p"}。',
+        )
+    kind_raw = meld.get("kind")
+    if not isinstance(kind_raw, str) or kind_raw not in MeldKind.__members__.values():
+        choices = ", ".join(MeldKind)
+        raise EngineError(
+            f"{field}.kind",
+            f"A meld's kind must be one of {choices}; got {kind_raw!r}.",
+            f"碰杠的种类只能是 {choices} 之一，收到 {kind_raw!r}。",
+        )
+    kind = MeldKind(kind_raw)
+    tiles = parse_tiles(meld.get("tile"), f"{field}.tile")
+    size = 3 if kind is MeldKind.PUNG else 4
+    if not tiles or len(set(tiles)) != 1 or len(tiles) not in (1, size):
+        raise EngineError(
+            f"{field}.tile",
+            f"A {kind.value} names one tile kind, such as '5p' "
+            f"(or all {size} of its tiles); got {meld.get('tile')!r}.",
+            f"{kind.value} 只写一种牌，如 '5p'（或写全 {size} 张），收到 {meld.get('tile')!r}。",
+        )
+    return Meld(kind, tiles[0])
+
+
+def read_tiles(value: object, field: str) -> tuple[int, ...]:
+    if value is None:
+        raise EngineError(field, f"{field} is required.", f"缺少 {field}。")
+    return parse_tiles(value, field)
+
+
+def read_win_tile(value: object) -> int:
+    tiles = read_tiles(value, "win_tile")
+    if len(tiles) != 1:
+        raise EngineError(
+            "win_tile",
+            f"win_tile must be exactly one tile, such as '5p'; got {len(tiles)}.",
+            f"胡的牌必须正好一张，如 '5p'，收到 {len(tiles)} 张。",
+        )
+    return tiles[0]
+
+
+def check_size(
+    concealed: tuple[int, ...], melds: tuple[Meld, ...], sizes: tuple[int, ...], extra: int
+) -> None:
+    """concealed + 3 per meld (+ the winning tile) must make one of ``sizes``."""
+    total = len(concealed) + 3 * len(melds) + extra
+    if total in sizes:
+        return
+    expected = " or ".join(str(size - 3 * len(melds) - extra) for size in sizes)
+    with_melds = f" with {len(melds)} meld(s)" if melds else ""
+    with_melds_zh = f"有 {len(melds)} 组碰杠时" if melds else ""
+    raise EngineError(
+        "concealed",
+        f"The concealed tiles must be {expected}{with_melds}; got {len(concealed)}.",
+        f"{with_melds_zh}手牌应为 {expected} 张，收到 {len(concealed)} 张。",
+    )
+
+
+def _fifth_copy(field: str, tile: int) -> EngineError:
+    name = TILE_NAMES[tile]
+    return EngineError(
+        field,
+        f"The hand holds a fifth {name}: there are only 4 of each tile.",
+        f"这手牌有第五张 {name}：每种牌只有 4 张。",
+    )
+
+
+def _over_four(packed: int) -> bool:
+    return bool((packed | (packed + _THREES)) & _EIGHTS)
+
+
+def read_held(concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None) -> Held:
+    """Count the tiles and reject a fifth copy of a kind, naming where it came from."""
+    packed = pack(concealed)
+    if _over_four(packed):
+        raise _fifth_copy("concealed", next(tile for tile in concealed if count_of(packed, tile) > 4))
+    if win_tile is not None:
+        packed += ONE[win_tile]
+        if count_of(packed, win_tile) > 4:
+            raise _fifth_copy("win_tile", win_tile)
+    meld_packed = 0
+    for position, meld in enumerate(melds):
+        if count_of(packed + meld_packed, meld.tile) + meld.size > 4:
+            raise _fifth_copy(f"melds[{position}].tile", meld.tile)
+        meld_packed += meld.size * ONE[meld.tile]
+    return Held(concealed, packed, melds, meld_packed)
+
+
+def read_flag(value: object, field: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise EngineError(
+        field,
+        f"{field} must be true or false; got {value!r}.",
+        f"{field} 必须是 true 或 false，收到 {value!r}。",
+    )
+
+
+def read_win_by(value: object) -> WinBy:
+    if isinstance(value, str) and value in WinBy.__members__.values():
+        return WinBy(value)
+    choices = ", ".join(WinBy)
+    raise EngineError(
+        "win_by",
+        f"win_by must be one of {choices}; got {value!r}.",
+        f"win_by 只能是 {choices} 之一，收到 {value!r}。",
+    )
+
+
+def read_void_suit(value: object) -> int | None:
+    """The void suit as a suit index 0..2 (m, p, s), or None."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        normal = parse_suit(value)
+        if normal is not None:
+            return normal
+    raise EngineError(
+        "void_suit",
+        f"void_suit must be m, p, s or null; got {value!r}.",
+        f"定缺只能是 m、p、s 或 null，收到 {value!r}。",
+    )
+
+
+_SUIT_WORDS = {"m": 0, "p": 1, "s": 2, "万": 0, "萬": 0, "筒": 1, "饼": 1, "餅": 1, "条": 2, "條": 2, "索": 2}
+
+
+def parse_suit(value: str) -> int | None:
+    return _SUIT_WORDS.get(value.strip().lower())
+
+
+def read_rules(rules: object) -> Rules:
+    if rules is None:
+        return DEFAULT_RULES
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, Mapping):
+        return Rules.from_dict(rules)
+    raise EngineError(
+        "rules",
+        'rules must be an object such as {"preset": "chengdu"}.',
+        '规则必须是一个对象，例如 {"preset": "chengdu"}。',
+    )

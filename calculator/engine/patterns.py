@@ -1,0 +1,161 @@
+"""The base patterns of RULES.md 3.1 as data: one row per pattern, each with a small pure predicate.
+
+A predicate reads only ``Facts``, the few things a pattern needs to know about one way of reading a hand
+(computed once per reading, never per pattern). Exactly one pattern counts, the largest under the table's
+own values (``pattern_fan``), so the choice for each of the 64 possible fact combinations is computed once
+per set of values and scoring is a tuple lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .rules import PATTERN_DEFAULT_FAN
+
+# Fact bits: one reading of a hand (a split into sets and a pair, or seven pairs) plus its tiles.
+SEVEN_PAIRS = 1
+HAS_RUN = 2
+ALL_TERMINAL = 4  # every set and the pair holds a 1 or a 9
+ONE_SUIT = 8  # melds included
+ALL_258 = 16  # every tile, melds included, has rank 2, 5 or 8
+HAS_QUAD = 32  # seven pairs with a kind held four times
+FACT_COMBINATIONS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    seven_pairs: bool
+    has_run: bool
+    all_terminal: bool
+    one_suit: bool
+    all_258: bool
+    has_quad: bool
+
+    @classmethod
+    def from_bits(cls, bits: int) -> Facts:
+        return cls(
+            *(bool(bits & flag) for flag in (SEVEN_PAIRS, HAS_RUN, ALL_TERMINAL, ONE_SUIT, ALL_258, HAS_QUAD))
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    key: str
+    name: str
+    name_en: str
+    applies: Callable[[Facts], bool]
+    gen_inside: int = 0  # quads the pattern already counts, taken off the gen
+
+
+def ping_hu(facts: Facts) -> bool:
+    """平胡: any standard hand (four sets and a pair)."""
+    return not facts.seven_pairs
+
+
+def dui_dui_hu(facts: Facts) -> bool:
+    """对对胡: a standard hand without runs."""
+    return not facts.seven_pairs and not facts.has_run
+
+
+def qing_yi_se(facts: Facts) -> bool:
+    """清一色: a standard hand in one suit."""
+    return not facts.seven_pairs and facts.one_suit
+
+
+def dai_yao_jiu(facts: Facts) -> bool:
+    """带幺九: a standard hand whose every set and pair holds a 1 or a 9."""
+    return not facts.seven_pairs and facts.all_terminal
+
+
+def qi_dui(facts: Facts) -> bool:
+    """七对: seven pairs, no kind held four times."""
+    return facts.seven_pairs and not facts.has_quad
+
+
+def qing_dui(facts: Facts) -> bool:
+    """清对: 清一色 and 对对胡."""
+    return dui_dui_hu(facts) and facts.one_suit
+
+
+def jiang_dui(facts: Facts) -> bool:
+    """将对: 对对胡 with every tile of rank 2, 5 or 8."""
+    return dui_dui_hu(facts) and facts.all_258
+
+
+def long_qi_dui(facts: Facts) -> bool:
+    """龙七对: seven pairs with a kind held four times."""
+    return facts.seven_pairs and facts.has_quad
+
+
+def qing_qi_dui(facts: Facts) -> bool:
+    """清七对: 七对 in one suit."""
+    return qi_dui(facts) and facts.one_suit
+
+
+def qing_yao_jiu(facts: Facts) -> bool:
+    """清幺九: 清一色 and 带幺九."""
+    return dai_yao_jiu(facts) and facts.one_suit
+
+
+def qing_long_qi_dui(facts: Facts) -> bool:
+    """青龙七对: 龙七对 in one suit."""
+    return long_qi_dui(facts) and facts.one_suit
+
+
+def never(facts: Facts) -> bool:
+    """天胡/地胡: never read from the tiles; the request says so."""
+    return False
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("ping_hu", "平胡", "Plain hand", ping_hu),
+    Pattern("dui_dui_hu", "对对胡", "All pungs", dui_dui_hu),
+    Pattern("qing_yi_se", "清一色", "Full flush", qing_yi_se),
+    Pattern("dai_yao_jiu", "带幺九", "Terminals in every set", dai_yao_jiu),
+    Pattern("qi_dui", "七对", "Seven pairs", qi_dui),
+    Pattern("qing_dui", "清对", "Full flush all pungs", qing_dui),
+    Pattern("jiang_dui", "将对", "All pungs of 2, 5 and 8", jiang_dui),
+    Pattern("long_qi_dui", "龙七对", "Seven pairs with a quad", long_qi_dui, gen_inside=1),
+    Pattern("qing_qi_dui", "清七对", "Full flush seven pairs", qing_qi_dui),
+    Pattern("qing_yao_jiu", "清幺九", "Full flush with terminals in every set", qing_yao_jiu),
+    Pattern(
+        "qing_long_qi_dui", "青龙七对", "Full flush seven pairs with a quad", qing_long_qi_dui, gen_inside=1
+    ),
+    Pattern("tian_hu", "天胡", "Heavenly hand", never),
+    Pattern("di_hu", "地胡", "Earthly hand", never),
+)
+PATTERN_BY_KEY: dict[str, Pattern] = {pattern.key: pattern for pattern in PATTERNS}
+assert tuple(PATTERN_BY_KEY) == tuple(PATTERN_DEFAULT_FAN), (
+    "the pattern rows follow rules.PATTERN_DEFAULT_FAN"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The pattern that counts for one combination of facts, under one set of values."""
+
+    rank: tuple[int, int, int]  # what the reading is worth beside another: (fan - gen_inside, fan, row)
+    pattern: Pattern
+    fan: int
+
+
+def pattern_values(pattern_fan: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    return {**PATTERN_DEFAULT_FAN, **dict(pattern_fan)}
+
+
+@lru_cache(maxsize=64)
+def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
+    """For each fact combination (by its bits), the largest pattern that applies under these values."""
+    values = pattern_values(pattern_fan)
+
+    def best(facts: Facts) -> Choice:
+        ranked = (
+            Choice((values[p.key] - p.gen_inside, values[p.key], row), p, values[p.key])
+            for row, p in enumerate(PATTERNS)
+            if p.applies(facts)
+        )
+        return max(ranked, key=lambda choice: choice.rank)
+
+    return tuple(best(Facts.from_bits(bits)) for bits in range(FACT_COMBINATIONS))

@@ -1,0 +1,100 @@
+"""Per-suit lookup tables, built once at import (RULES.md section 2, ARCHITECTURE.md "Speed").
+
+A suit's nine counts, packed four bits a rank, are its key. Every way a suit can hold sets (pungs, runs) and
+at most one pair is generated from the sets themselves, so ``SPLITS`` holds exactly the keys that split:
+
+- ``SPLITS[key]``: a 4-bit mask of the *facts* its splits can give, bit ``2 * has_run + all_terminal``
+  (``has_run``: some set is a run; ``all_terminal``: every set and the pair hold a 1 or a 9). These are the
+  only facts about a split that a base pattern needs; everything else is a property of the tiles.
+  Whether the split has a pair follows from the key's size (pair iff size % 3 == 2).
+- ``COMPLETIONS[key]``: for a key one tile short of a split, the ranks that complete it, each packed as
+  ``rank | facts_mask << 4``.
+- ``COMBINE[a][b]``: the fact mask of two parts of a hand taken together (runs: any; terminals: all).
+
+Counts go up to 5 so that a wait on a fifth copy can be valued when live waits are not required.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from .tiles import RANK_BITS
+
+MAX_COUNT = 5
+MAX_SETS = 4
+EMPTY_FACTS = 1 << 1  # no run, and vacuously every set carries a terminal
+
+# A set or pair: (ranks 0..8, is a run, holds a 1 or 9)
+_Group = tuple[tuple[int, ...], bool, bool]
+
+
+def fact_bit(has_run: bool, all_terminal: bool) -> int:
+    return 1 << (2 * has_run + all_terminal)
+
+
+def _sets() -> tuple[_Group, ...]:
+    pungs = tuple(((rank,) * 3, False, rank in (0, 8)) for rank in range(9))
+    runs = tuple(((rank, rank + 1, rank + 2), True, rank in (0, 6)) for rank in range(7))
+    return pungs + runs
+
+
+def _pairs() -> tuple[_Group | None, ...]:
+    return (None, *(((rank, rank), False, rank in (0, 8)) for rank in range(9)))
+
+
+def key_of(ranks: tuple[int, ...]) -> int:
+    return sum(1 << (RANK_BITS * rank) for rank in ranks)
+
+
+def _too_many(key: int) -> bool:
+    return any((key >> (RANK_BITS * rank)) & 0b1111 > MAX_COUNT for rank in range(9))
+
+
+def build_splits() -> dict[int, int]:
+    splits: dict[int, int] = {}
+    sets = _sets()
+    for size in range(MAX_SETS + 1):
+        for chosen in combinations_with_replacement(sets, size):
+            sets_key = sum(key_of(group[0]) for group in chosen)
+            has_run = any(group[1] for group in chosen)
+            terminal = all(group[2] for group in chosen)
+            for pair in _pairs():
+                key = sets_key + (key_of(pair[0]) if pair else 0)
+                if _too_many(key):
+                    continue
+                bit = fact_bit(has_run, terminal and (pair is None or pair[2]))
+                splits[key] = splits.get(key, 0) | bit
+    return splits
+
+
+_THREES = key_of(tuple(range(9)) * 3)
+_EIGHTS = key_of(tuple(range(9)) * 8)
+
+
+def build_completions(splits: dict[int, int]) -> dict[int, tuple[int, ...]]:
+    found: dict[int, list[int]] = {}
+    for key, facts in splits.items():
+        for rank in range(9):
+            if (key >> (RANK_BITS * rank)) & 0b1111:
+                short = key - (1 << (RANK_BITS * rank))
+                if (short + _THREES) & _EIGHTS:
+                    continue  # a fifth copy among the tiles held: no hand holds that
+                found.setdefault(short, []).append(rank | facts << 4)
+    return {short: tuple(sorted(ranks)) for short, ranks in found.items()}
+
+
+def build_combine() -> tuple[tuple[int, ...], ...]:
+    def combined(first: int, second: int) -> int:
+        mask = 0
+        for a in range(4):
+            for b in range(4):
+                if first >> a & 1 and second >> b & 1:
+                    mask |= fact_bit(bool((a | b) & 2), bool(a & b & 1))
+        return mask
+
+    return tuple(tuple(combined(first, second) for second in range(16)) for first in range(16))
+
+
+SPLITS: dict[int, int] = build_splits()
+COMPLETIONS: dict[int, tuple[int, ...]] = build_completions(SPLITS)
+COMBINE: tuple[tuple[int, ...], ...] = build_combine()

@@ -1,0 +1,167 @@
+"""Tiles: reading and writing tile notation, and the packed counts the engine computes with.
+
+A tile is an index 0..26: 0-8 are 1m..9m (万), 9-17 are 1p..9p (筒), 18-26 are 1s..9s (条). Notation groups
+digits before a suit letter (``123m456p77s``); the Chinese suit characters, capital letters, full-width
+digits and letters and spaces anywhere are accepted too (RULES.md section 1), so a phone's Chinese input
+method types valid hands.
+
+The engine counts tiles in one ``int``: tile ``i`` owns the four bits at ``4 * i``, so adding a tile is one
+addition, a suit's nine counts are one shift and mask (the key of the per-suit tables) and questions about
+the whole hand ("any 1 or 9?", "how many kinds held four times?") are one ``&`` with a constant mask.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from .errors import EngineError
+
+SUITS = "mps"
+SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}
+KINDS = 27
+RANK_BITS = 4
+SUIT_BITS = 9 * RANK_BITS
+SUIT_MASK = (1 << SUIT_BITS) - 1
+TILE_NAMES: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
+TILE_INDEX: dict[str, int] = {name: index for index, name in enumerate(TILE_NAMES)}
+ONE: tuple[int, ...] = tuple(1 << (RANK_BITS * index) for index in range(KINDS))
+
+
+def _mask(indices: Iterable[int], bits: int) -> int:
+    return sum(bits << (RANK_BITS * index) for index in indices)
+
+
+# Bit masks over the packed counts (counts of a valid hand are 0..4, or 5 in a dead-wait question).
+ALL_FIELDS = _mask(range(KINDS), 0b1111)
+LOW_BITS = _mask(range(KINDS), 0b0001)  # set for an odd count
+FOUR_BITS = _mask(range(KINDS), 0b0100)  # set for a count of 4 or 5: a gen
+TERMINALS = _mask((index for index in range(KINDS) if index % 9 in (0, 8)), 0b1111)
+NOT_258 = _mask((index for index in range(KINDS) if index % 9 not in (1, 4, 7)), 0b1111)
+SUIT_FIELDS: tuple[int, ...] = tuple(_mask(range(9 * suit, 9 * suit + 9), 0b1111) for suit in range(3))
+
+
+def pack(indices: Iterable[int]) -> int:
+    """The packed counts of some tiles."""
+    return sum(ONE[index] for index in indices)
+
+
+def count_of(packed: int, index: int) -> int:
+    return (packed >> (RANK_BITS * index)) & 0b1111
+
+
+def suit_key(packed: int, suit: int) -> int:
+    """The nine counts of one suit: the key of the per-suit tables."""
+    return (packed >> (SUIT_BITS * suit)) & SUIT_MASK
+
+
+def suits_present(packed: int) -> int:
+    """A 3-bit mask of the suits with at least one tile."""
+    return (
+        (1 if packed & SUIT_FIELDS[0] else 0)
+        | (2 if packed & SUIT_FIELDS[1] else 0)
+        | (4 if packed & SUIT_FIELDS[2] else 0)
+    )
+
+
+def format_tiles(indices: Iterable[int]) -> str:
+    """Compact notation in the given order: ``(0, 1, 2, 9)`` is ``123m1p`` (sort first for one canonical)."""
+    parts: list[str] = []
+    current = ""
+    for index in indices:
+        suit = SUITS[index // 9]
+        if current and suit != current:
+            parts.append(current)
+        parts.append(str(index % 9 + 1))
+        current = suit
+    if current:
+        parts.append(current)
+    return "".join(parts)
+
+
+# Everything a player may type, mapped to the one ASCII character the parser reads; spaces are dropped.
+_FULL_WIDTH = {chr(0xFF10 + digit): str(digit) for digit in range(10)}
+_LETTERS = (
+    {letter.upper(): letter for letter in SUITS}
+    | {chr(0xFF41 + ord(letter) - ord("a")): letter for letter in SUITS}
+    | {chr(0xFF21 + ord(letter) - ord("a")): letter for letter in SUITS}
+)
+_CHINESE_SUITS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+_SPACES = " \t\r\n\u3000\u00a0"
+_NORMAL = str.maketrans(_FULL_WIDTH | _LETTERS | _CHINESE_SUITS)
+_NORMAL_NO_SPACES = str.maketrans(_FULL_WIDTH | _LETTERS | _CHINESE_SUITS | dict.fromkeys(_SPACES))
+_VALID = re.compile(r"(?:[1-9]+[mps])*")
+_GROUP = re.compile(r"([1-9]+)([mps])")
+_SUIT_BASE = {"m": -1, "p": 8, "s": 17}  # + rank: "1m" is 0
+
+
+def parse_tiles(value: object, field: str = "concealed") -> tuple[int, ...]:
+    """Tile indices in input order from a compact string or a list of single-tile strings.
+
+    Raises ``EngineError(field, ...)`` naming the bad part: an unknown character, digits with no suit, a 0.
+    """
+    if isinstance(value, str):
+        normal = value.translate(_NORMAL_NO_SPACES)
+        if _VALID.fullmatch(normal):
+            return tuple(
+                _SUIT_BASE[suit] + int(digit) for digits, suit in _GROUP.findall(normal) for digit in digits
+            )
+        raise _string_error(value, field)
+    if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
+        return tuple(_parse_one(item, position, field) for position, item in enumerate(value))
+    raise EngineError(
+        field,
+        f"{field} must be tiles written as a string such as '123m456p' or a list such as ['1m', '2m']; "
+        f"got {type(value).__name__}.",
+        f"{field} 必须是牌的字符串（如 '123m456p'）或牌的列表（如 ['1m', '2m']），"
+        f"收到的是 {type(value).__name__}。",
+    )
+
+
+def _parse_one(item: object, position: int, field: str) -> int:
+    """One entry of a list of tiles: exactly one tile such as ``5p`` or ``5筒``."""
+    if isinstance(item, str):
+        normal = item.translate(_NORMAL_NO_SPACES)
+        if normal in TILE_INDEX:
+            return TILE_INDEX[normal]
+    raise EngineError(
+        field,
+        f"Entry {position} of {field} ({item!r}) is not a single tile such as '5p'.",
+        f"{field} 的第 {position} 项（{item!r}）不是一张牌，应写成 '5p' 这样。",
+    )
+
+
+def _string_error(value: str, field: str) -> EngineError:
+    """Walk the original text to name the first bad part, with its 1-based position in what was typed."""
+    normal = value.translate(_NORMAL)
+    digits = ""
+    for position, char in enumerate(normal, start=1):
+        if char in _SPACES:
+            continue
+        if char == "0":
+            return EngineError(
+                field,
+                f"0 at position {position} is not a rank: ranks are 1 to 9.",
+                f"第 {position} 个字符 0 不是点数：点数为 1 到 9。",
+            )
+        if char.isdigit() and char.isascii():
+            digits += char
+        elif char in SUITS and digits:
+            digits = ""
+        elif char in SUITS:
+            return EngineError(
+                field,
+                f"'{value[position - 1]}' at position {position} has no digits before it.",
+                f"第 {position} 个字符“{value[position - 1]}”前面没有点数。",
+            )
+        else:
+            return EngineError(
+                field,
+                f"'{value[position - 1]}' at position {position} is not a tile.",
+                f"第 {position} 个字符“{value[position - 1]}”不是牌。",
+            )
+    return EngineError(
+        field,
+        f"The digits '{digits}' have no suit: write m, p or s (or 万, 筒, 条) after them.",
+        f"数字“{digits}”后面缺少花色：请在后面写 m、p、s（或 万、筒、条）。",
+    )

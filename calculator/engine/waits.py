@@ -1,0 +1,196 @@
+"""Readiness and the best possible fan of a position (RULES.md 3.4), used by 查大叫.
+
+A 13-tile position is ready if some tile completes it. The waits come from the per-suit completion table:
+a tile completes the hand only in a suit whose key is one tile short while the other two suits already
+split, so a position needs at most three completion lookups, plus the one odd kind of a seven-pairs wait.
+Each live wait is valued as pattern + gen (counting the waiting tile) + the switched-on extras the tiles
+alone decide (金钩钓, 门清, 中张), never situational fan. A 14-tile position (a drawn tile in hand) is ready
+if some discard leaves a ready 13; its value is the best over those discards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .fan import (
+    Scoring,
+    best_reading,
+    gen_count,
+    legality,
+    melds_fact_bit,
+    scoring_for,
+    static_situation,
+    tile_facts,
+)
+from .hand import Held, Meld, check_size, read_held, read_melds, read_rules, read_tiles, read_void_suit
+from .rules import multiplier_of
+from .tables import COMBINE, COMPLETIONS, SPLITS
+from .tiles import LOW_BITS, ONE, RANK_BITS, SUIT_BITS, SUIT_MASK, TILE_NAMES, count_of
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """One live wait and the best fan the hand would have with it (查大叫 value)."""
+
+    tile: str
+    fan: int
+    multiplier: int
+    points: int
+    pattern: str
+    gen: int
+    capped: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "fan": self.fan,
+            "multiplier": self.multiplier,
+            "points": self.points,
+            "pattern": self.pattern,
+            "gen": self.gen,
+            "capped": self.capped,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardWaits:
+    discard: str
+    waits: tuple[Wait, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"discard": self.discard, "waits": [wait.to_dict() for wait in self.waits]}
+
+
+@dataclass(frozen=True, slots=True)
+class WaitsResult:
+    """Whether a position is ready (有叫), on what, and for how much.
+
+    ``discards`` is None for a 13-tile position; for 14 tiles it lists the discards that leave a ready hand,
+    and ``waits``/``best`` are those of ``best_discard``.
+    """
+
+    ready: bool
+    huazhu: bool
+    waits: tuple[Wait, ...]
+    best: Wait | None
+    discards: tuple[DiscardWaits, ...] | None = None
+    best_discard: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "ready": self.ready,
+            "huazhu": self.huazhu,
+            "waits": [wait.to_dict() for wait in self.waits],
+            "best": self.best.to_dict() if self.best else None,
+        }
+        if self.discards is not None:
+            body["discards"] = [discard.to_dict() for discard in self.discards]
+            body["best_discard"] = self.best_discard
+        return body
+
+
+def find_waits(
+    concealed: object, melds: object = (), void_suit: object = None, rules: object = None
+) -> WaitsResult:
+    """The live waits of a 13-tile position, or of the best discard of a 14-tile one (RULES.md 3.4)."""
+    table_rules = read_rules(rules)
+    concealed_tiles = read_tiles(concealed, "concealed")
+    meld_list = read_melds(melds)
+    check_size(concealed_tiles, meld_list, (13, 14), 0)
+    held = read_held(concealed_tiles, meld_list, None)
+    void = read_void_suit(void_suit)
+    scoring = scoring_for(table_rules)
+    drawn = len(concealed_tiles) + 3 * len(meld_list) == 14
+    if legality(table_rules, held.packed + held.meld_packed, void) is not None:
+        return WaitsResult(False, True, (), None, () if drawn else None)
+    if drawn:
+        return _best_discard(scoring, held)
+    waits = live_waits(scoring, held.packed, held.meld_packed, held.melds)
+    return WaitsResult(bool(waits), False, waits, best_wait(waits))
+
+
+def best_wait(waits: tuple[Wait, ...]) -> Wait | None:
+    """The wait worth the most fan (the lowest tile on a tie)."""
+    best = None
+    for wait in waits:
+        if best is None or wait.fan > best.fan:
+            best = wait
+    return best
+
+
+def _best_discard(scoring: Scoring, held: Held) -> WaitsResult:
+    discards = []
+    for tile in sorted(set(held.concealed)):
+        waits = live_waits(scoring, held.packed - ONE[tile], held.meld_packed, held.melds)
+        if waits:
+            discards.append(DiscardWaits(TILE_NAMES[tile], waits))
+    best_fan = -1
+    chosen = None
+    for option in discards:
+        wait = best_wait(option.waits)
+        if wait is not None and wait.fan > best_fan:
+            best_fan, chosen = wait.fan, option
+    if chosen is None:
+        return WaitsResult(False, False, (), None, ())
+    return WaitsResult(True, False, chosen.waits, best_wait(chosen.waits), tuple(discards), chosen.discard)
+
+
+def wait_tiles(packed: int, no_melds: bool) -> dict[int, int]:
+    """Every tile completing 13 (or fewer with melds) concealed tiles, with its standard fact mask (0: none).
+
+    The void suit needs no check here: a hand holding none of a suit has no wait in it, and a hand
+    holding any of it is a flower pig before this is asked.
+    """
+    keys = (packed & SUIT_MASK, (packed >> SUIT_BITS) & SUIT_MASK, packed >> (2 * SUIT_BITS))
+    splits = (SPLITS.get(keys[0], 0), SPLITS.get(keys[1], 0), SPLITS.get(keys[2], 0))
+    found: dict[int, int] = {}
+    for suit, (first, second) in enumerate(((1, 2), (0, 2), (0, 1))):
+        if splits[first] and splits[second]:
+            others = COMBINE[splits[first]][splits[second]]
+            for code in COMPLETIONS.get(keys[suit], ()):
+                found[9 * suit + (code & 0b1111)] = COMBINE[others][code >> 4]
+    odd = packed & LOW_BITS
+    if no_melds and odd.bit_count() == 1:
+        found.setdefault((odd.bit_length() - 1) // RANK_BITS, 0)
+    return found
+
+
+def live_waits(scoring: Scoring, packed: int, meld_packed: int, melds: tuple[Meld, ...]) -> tuple[Wait, ...]:
+    rules = scoring.rules
+    final = packed + meld_packed
+    meld_bit = melds_fact_bit(melds)
+    no_melds = not melds
+    size = 14 if no_melds else 0  # seven pairs needs no melds, so 13 concealed tiles and the wait
+    waits = []
+    for tile, mask in sorted(wait_tiles(packed, no_melds).items()):
+        if count_of(final, tile) >= 4 and rules.ting_requires_live_wait:
+            continue  # all four copies are the player's own: a dead wait
+        closed = packed + ONE[tile]
+        complete = final + ONE[tile]
+        found = best_reading(
+            scoring, COMBINE[mask][meld_bit] if mask else 0, closed, size, no_melds, tile_facts(complete)
+        )
+        if found is None:
+            continue
+        choice = found[0]
+        gen = gen_count(rules, complete, melds) - choice.pattern.gen_inside
+        fan = (
+            choice.fan
+            + gen
+            + sum(extra.fan for extra in scoring.extras_for(static_situation(complete, melds)))
+        )
+        points = rules.amount(fan)
+        multiplier = multiplier_of(fan)
+        waits.append(
+            Wait(
+                TILE_NAMES[tile],
+                fan,
+                multiplier,
+                points,
+                choice.pattern.key,
+                gen,
+                points < rules.base_points * multiplier,
+            )
+        )
+    return tuple(waits)
