@@ -1,0 +1,106 @@
+"""逃跑 (RULES.md 6): an active player who leaves ends the round and pays; a winner who leaves does not."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from calculator.engine.rules import EscapedWinner, EscapePenaltyTo
+
+from .checks import check_open
+from .draw import assess
+from .events import EscapeEvent, fail
+from .kongs import refund_kong_income
+from .scoring import Readiness
+from .state import Reason, RoundState, Step, Table, Transfer
+
+NEAR_THE_END = 4  # with this many wall tiles left or fewer, a ready player is owed at least his 查大叫 value
+
+
+def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> Step:
+    index, path = event.index, f"events[{event.index}]"
+    check_open(state, index, "escape")
+    if event.player in state.escaped:
+        raise fail(
+            f"{path}.player",
+            f"Player {event.player} has already escaped.",
+            f"玩家 {event.player} 已经逃跑过了。",
+            index,
+        )
+    if event.player in state.winners:
+        return _winner_leaves(state, event, table)
+    if event.tiles_left is None:
+        raise fail(
+            f"{path}.tiles_left",
+            "An escape needs tiles_left: how many wall tiles were left.",
+            "逃跑必须给出 tiles_left（牌墙剩余张数）。",
+            index,
+        )
+    others = tuple(seat for seat in state.active if seat != event.player)
+    near_end = event.tiles_left <= NEAR_THE_END
+    if near_end and event.players is None:
+        raise fail(
+            f"{path}.players",
+            f"With {event.tiles_left} tiles left the other players' readiness is "
+            "needed: list them in players as in a draw.",
+            f"剩余 {event.tiles_left} 张时需要其他玩家是否有叫：请像流局一样列在 players 中。",
+            index,
+        )
+    checks = (
+        {} if event.players is None else assess(state, event.players, others, table, f"{path}.players", index)
+    )
+    refunds, state = refund_kong_income(state, event.player, index, table.rules)
+    base = table.rules.penalty(table.rules.escape_points)
+    burn = table.rules.escape_penalty_to is EscapePenaltyTo.BURN
+    penalties = tuple(
+        Transfer(
+            index,
+            event.player,
+            None if burn else seat,
+            points,
+            Reason.ESCAPE,
+            {"for": seat, "escape_points": base, "chajiao": points > base},
+        )
+        for seat in others
+        if (points := _owed(base, checks.get(seat), near_end)) > 0
+    )
+    summary = {
+        "player": event.player,
+        "tiles_left": event.tiles_left,
+        "winner": False,
+        "scores": [],
+        "players": [checks[seat].to_dict() for seat in sorted(checks)],
+    }
+    new_state = replace(state, escaped=(*state.escaped, event.player), previous_kong=None, finished=True)
+    return Step(refunds + penalties, new_state, summary)
+
+
+def _owed(base: int, check: Readiness | None, near_end: bool) -> int:
+    """The escape penalty, or near the end of the wall a ready player's 查大叫 value when that is larger."""
+    return max(base, check.points) if near_end and check is not None and check.ready else base
+
+
+def _winner_leaves(state: RoundState, event: EscapeEvent, table: Table) -> Step:
+    """A winner leaves: no penalty, the round goes on; under ``forfeit`` his win and 加底 go back."""
+    forfeit = table.rules.escaped_winner is EscapedWinner.FORFEIT
+    returned = tuple(
+        Transfer(
+            event.index,
+            event.player,
+            receipt.payer,
+            receipt.points,
+            Reason.WIN_FORFEIT,
+            {"win_event": receipt.event, "returned": receipt.reason.value},
+        )
+        for receipt in state.win_receipts
+        if forfeit and receipt.payee == event.player
+    )
+    summary: dict[str, Any] = {
+        "player": event.player,
+        "tiles_left": event.tiles_left,
+        "winner": True,
+        "scores": [],
+        "players": [],
+        "forfeit": forfeit,
+    }
+    return Step(returned, replace(state, escaped=(*state.escaped, event.player), previous_kong=None), summary)

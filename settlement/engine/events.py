@@ -1,0 +1,492 @@
+"""Reading a settle request: the JSON shapes of API.md into typed, frozen events.
+
+This checks only what a single event can show by itself (fields present, types, seats, kinds, tiles
+readable). Whether the sequence is possible (a winner acting again, a fourth winner, a kong just before an
+``after_kong`` win) is decided while replaying, and the tile census of the whole round in ``census.py``;
+both happen before ``settle_round`` returns anything, so a bad request never pays half a round.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from calculator.engine.errors import EngineError
+from calculator.engine.rules import MAX_FAN
+from calculator.engine.tiles import parse_tiles
+
+from .state import SEATS
+
+SUITS = ("m", "p", "s")
+
+
+class KongKind(enum.StrEnum):
+    DIRECT = "direct"
+    ADDED = "added"
+    CONCEALED = "concealed"
+
+
+class Status(enum.StrEnum):
+    """A player's position at a 流局 (or at an escape near the end of the wall)."""
+
+    HUAZHU = "huazhu"
+    NOT_READY = "not_ready"
+    READY = "ready"
+
+
+MELD_SIZES: Mapping[str, int] = {"pung": 3, "kong_direct": 4, "kong_added": 4, "kong_concealed": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpec:
+    """A hand given as tiles: the raw values go to the calculator, the parsed ones to the tile census."""
+
+    concealed: Any
+    melds: tuple[Mapping[str, Any], ...]
+    win_tile: Any
+    held: tuple[int, ...]  # concealed tiles and every meld tile, without the winning tile
+    win_index: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerSpec:
+    player: int
+    hand: HandSpec | None
+    fan: int | None  # the final fan entered by hand, when no hand is given
+    tian_hu: bool
+    di_hu: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReport:
+    """One player's readiness at a draw: his hand, or a status (with the best fan when ready)."""
+
+    player: int
+    hand: HandSpec | None
+    status: Status | None
+    fan: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class KongEvent:
+    index: int
+    player: int
+    kind: KongKind
+    tile: int | None
+    feeder: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WinEvent:
+    index: int
+    discarder: int | None  # None: a self-draw
+    robbing: bool
+    after_kong: bool
+    last_tile: bool
+    winners: tuple[WinnerSpec, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEvent:
+    index: int
+    players: tuple[PlayerReport, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeEvent:
+    index: int
+    player: int
+    tiles_left: int | None
+    players: tuple[PlayerReport, ...] | None
+
+
+Event = KongEvent | WinEvent | DrawEvent | EscapeEvent
+
+
+def fail(path: str, message: str, message_zh: str, index: int | None = None) -> EngineError:
+    return EngineError(path, message, message_zh, event=index)
+
+
+# ---------------------------------------------------------------------------------------------- fields
+
+
+def require(data: Mapping[str, Any], key: str, path: str, index: int | None) -> Any:
+    if key not in data:
+        raise fail(f"{path}.{key}", f"The field '{key}' is required.", f"缺少必填字段“{key}”。", index)
+    return data[key]
+
+
+def as_object(value: Any, path: str, index: int | None) -> Mapping[str, Any]:
+    if isinstance(value, Mapping):
+        return value
+    raise fail(path, f"{path} must be an object.", f"{path} 必须是一个对象。", index)
+
+
+def as_list(value: Any, path: str, index: int | None) -> Sequence[Any]:
+    if isinstance(value, list | tuple):
+        return value
+    raise fail(path, f"{path} must be a list.", f"{path} 必须是一个列表。", index)
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def seat(value: Any, path: str, index: int | None) -> int:
+    if is_int(value) and value in SEATS:
+        return int(value)
+    raise fail(
+        path,
+        f"{path} must be a seat number 0 to 3; got {value!r}.",
+        f"{path} 必须是 0 到 3 的座位号，收到 {value!r}。",
+        index,
+    )
+
+
+def optional_seat(data: Mapping[str, Any], key: str, path: str, index: int) -> int | None:
+    value = data.get(key)
+    return None if value is None else seat(value, f"{path}.{key}", index)
+
+
+def flag(data: Mapping[str, Any], key: str, path: str, index: int) -> bool:
+    value = data.get(key, False)
+    if isinstance(value, bool):
+        return value
+    raise fail(
+        f"{path}.{key}",
+        f"{key} must be true or false; got {value!r}.",
+        f"{key} 必须是 true 或 false，收到 {value!r}。",
+        index,
+    )
+
+
+def fan_value(value: Any, path: str, index: int) -> int:
+    if is_int(value) and 1 <= value <= MAX_FAN:
+        return int(value)
+    raise fail(
+        path,
+        f"The fan must be a whole number from 1 to {MAX_FAN} (平胡 is 1); got {value!r}.",
+        f"番数必须是 1 到 {MAX_FAN} 的整数（平胡为 1 番），收到 {value!r}。",
+        index,
+    )
+
+
+def one_tile(value: Any, path: str, index: int) -> int:
+    try:
+        tiles = parse_tiles(value, field=path)
+    except EngineError as error:
+        raise _with_event(error, index) from None
+    if len(tiles) != 1:
+        raise fail(
+            path,
+            f"{path} must be exactly one tile such as '5p'; got {value!r}.",
+            f"{path} 必须是一张牌，如 '5p'，收到 {value!r}。",
+            index,
+        )
+    return tiles[0]
+
+
+def _with_event(error: EngineError, index: int) -> EngineError:
+    return EngineError(error.field, error.message, error.message_zh, event=index)
+
+
+# ---------------------------------------------------------------------------------------------- hands
+
+
+def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
+    """A hand given as tiles; a winning hand needs its ``win_tile``, a draw position has none."""
+    data = as_object(value, path, index)
+    concealed = require(data, "concealed", path, index)
+    try:
+        held = list(parse_tiles(concealed, field=f"{path}.concealed"))
+    except EngineError as error:
+        raise _with_event(error, index) from None
+    melds = tuple(
+        as_object(meld, f"{path}.melds[{position}]", index)
+        for position, meld in enumerate(as_list(data.get("melds", []), f"{path}.melds", index))
+    )
+    for position, meld in enumerate(melds):
+        meld_path = f"{path}.melds[{position}]"
+        kind = require(meld, "kind", meld_path, index)
+        if kind not in MELD_SIZES:
+            kinds = ", ".join(MELD_SIZES)
+            raise fail(
+                f"{meld_path}.kind",
+                f"A meld's kind must be one of {kinds}; got {kind!r}.",
+                f"副露的种类只能是 {kinds} 之一，收到 {kind!r}。",
+                index,
+            )
+        tile = one_tile(require(meld, "tile", meld_path, index), f"{meld_path}.tile", index)
+        held.extend([tile] * MELD_SIZES[kind])
+    win_tile = data.get("win_tile")
+    if winning and win_tile is None:
+        raise fail(
+            f"{path}.win_tile",
+            "A winning hand needs its win_tile, the tile it won on.",
+            "胡牌的手牌必须给出 win_tile（胡的那张牌）。",
+            index,
+        )
+    if not winning and win_tile is not None:
+        raise fail(
+            f"{path}.win_tile",
+            "A hand at a draw has no winning tile: leave win_tile out.",
+            "流局时的手牌没有胡的那张牌，请去掉 win_tile。",
+            index,
+        )
+    win_index = None if win_tile is None else one_tile(win_tile, f"{path}.win_tile", index)
+    return HandSpec(concealed, melds, win_tile, tuple(held), win_index)
+
+
+def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
+    data = as_object(value, path, index)
+    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    has_hand, has_fan = data.get("hand") is not None, data.get("fan") is not None
+    if has_hand == has_fan:
+        raise fail(
+            path,
+            "Give each winner either his hand (tiles) or his fan, not both and not neither.",
+            "每位赢家要么给出手牌，要么给出番数，二者选一。",
+            index,
+        )
+    hand = parse_hand(data["hand"], f"{path}.hand", index, winning=True) if has_hand else None
+    fan = fan_value(data["fan"], f"{path}.fan", index) if has_fan else None
+    tian_hu, di_hu = flag(data, "tian_hu", path, index), flag(data, "di_hu", path, index)
+    if tian_hu and di_hu:
+        raise fail(path, "A win is 天胡 or 地胡, not both.", "一次胡牌不能既是天胡又是地胡。", index)
+    return WinnerSpec(player, hand, fan, tian_hu, di_hu)
+
+
+def parse_report(value: Any, path: str, index: int) -> PlayerReport:
+    data = as_object(value, path, index)
+    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    if data.get("hand") is not None:
+        if data.get("status") is not None:
+            raise fail(path, "Give a player's hand or his status, not both.", "手牌和状态只能给一个。", index)
+        return PlayerReport(
+            player, parse_hand(data["hand"], f"{path}.hand", index, winning=False), None, None
+        )
+    raw_status = require(data, "status", path, index)
+    try:
+        status = Status(raw_status)
+    except ValueError:
+        raise fail(
+            f"{path}.status",
+            f"status must be huazhu, not_ready or ready; got {raw_status!r}.",
+            f"status 只能是 huazhu（花猪）、not_ready（没叫）或 ready（有叫），收到 {raw_status!r}。",
+            index,
+        ) from None
+    if status is Status.READY:
+        return PlayerReport(
+            player, None, status, fan_value(require(data, "fan", path, index), f"{path}.fan", index)
+        )
+    if data.get("fan") is not None:
+        raise fail(f"{path}.fan", "Only a ready player has a best fan.", "只有有叫的玩家才有番数。", index)
+    return PlayerReport(player, None, status, None)
+
+
+def parse_reports(value: Any, path: str, index: int) -> tuple[PlayerReport, ...]:
+    reports = tuple(
+        parse_report(item, f"{path}[{position}]", index)
+        for position, item in enumerate(as_list(value, path, index))
+    )
+    seen: set[int] = set()
+    for position, report in enumerate(reports):
+        if report.player in seen:
+            raise fail(
+                f"{path}[{position}].player",
+                f"Player {report.player} is listed twice.",
+                f"玩家 {report.player} 被列了两次。",
+                index,
+            )
+        seen.add(report.player)
+    return reports
+
+
+# ---------------------------------------------------------------------------------------------- events
+
+
+def parse_kong(data: Mapping[str, Any], path: str, index: int) -> KongEvent:
+    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    raw_kind = require(data, "kind", path, index)
+    try:
+        kind = KongKind(raw_kind)
+    except ValueError:
+        raise fail(
+            f"{path}.kind",
+            f"A kong's kind must be direct, added or concealed; got {raw_kind!r}.",
+            f"杠的种类只能是 direct（直杠）、added（弯杠）或 concealed（暗杠），收到 {raw_kind!r}。",
+            index,
+        ) from None
+    tile = None if data.get("tile") is None else one_tile(data["tile"], f"{path}.tile", index)
+    feeder = optional_seat(data, "from", path, index)
+    if kind is KongKind.DIRECT and feeder is None:
+        raise fail(
+            f"{path}.from",
+            "A direct kong (直杠) needs 'from': the player whose discard it took.",
+            "直杠必须给出 from：点杠的玩家。",
+            index,
+        )
+    if kind is not KongKind.DIRECT and feeder is not None:
+        raise fail(
+            f"{path}.from",
+            f"Only a direct kong has a feeder; a {kind.value} kong has from null.",
+            "只有直杠才有点杠者，弯杠和暗杠的 from 应为空。",
+            index,
+        )
+    if feeder == player:
+        raise fail(f"{path}.from", "A player cannot feed his own direct kong.", "不能自己给自己点杠。", index)
+    return KongEvent(index, player, kind, tile, feeder)
+
+
+def parse_win(data: Mapping[str, Any], path: str, index: int) -> WinEvent:
+    discarder = optional_seat(data, "from", path, index)
+    robbing = flag(data, "robbing_kong", path, index)
+    after_kong = flag(data, "after_kong", path, index)
+    raw_winners = as_list(require(data, "winners", path, index), f"{path}.winners", index)
+    winners = tuple(
+        parse_winner(item, f"{path}.winners[{position}]", index) for position, item in enumerate(raw_winners)
+    )
+    if not winners:
+        raise fail(f"{path}.winners", "A win needs at least one winner.", "胡牌至少要有一位赢家。", index)
+    if robbing and discarder is None:
+        raise fail(
+            f"{path}.from",
+            "Robbing a kong (抢杠) needs 'from': the player whose added kong was robbed.",
+            "抢杠胡必须给出 from：被抢杠的玩家。",
+            index,
+        )
+    if robbing and data.get("kong_kind", KongKind.ADDED.value) != KongKind.ADDED.value:
+        raise fail(
+            f"{path}.kong_kind",
+            "Only an added kong (弯杠) can be robbed.",
+            "只有弯杠（面下杠）可以被抢。",
+            index,
+        )
+    if robbing and after_kong:
+        raise fail(
+            f"{path}.after_kong",
+            "A robbed kong is not 杠上花 or 杠上炮: after_kong cannot go with robbing.",
+            "抢杠胡不能同时是杠上花或杠上炮。",
+            index,
+        )
+    if discarder is None and len(winners) > 1:
+        raise fail(
+            f"{path}.winners",
+            "A self-draw has one winner; several winners need a discard ('from').",
+            "自摸只有一位赢家；多人胡同一张牌时必须给出 from（点炮者）。",
+            index,
+        )
+    seen: set[int] = set()
+    for position, winner in enumerate(winners):
+        if winner.player == discarder:
+            raise fail(
+                f"{path}.winners[{position}].player",
+                "A player cannot win on his own discard.",
+                "不能胡自己打出的牌。",
+                index,
+            )
+        if winner.player in seen:
+            raise fail(
+                f"{path}.winners[{position}].player",
+                f"Player {winner.player} is listed twice.",
+                f"玩家 {winner.player} 被列了两次。",
+                index,
+            )
+        seen.add(winner.player)
+        if (winner.tian_hu or winner.di_hu) and robbing:
+            raise fail(
+                f"{path}.winners[{position}]",
+                "天胡 and 地胡 cannot be won by robbing a kong.",
+                "抢杠胡不能是天胡或地胡。",
+                index,
+            )
+    shared = {winner.hand.win_index for winner in winners if winner.hand is not None}
+    if len(shared) > 1:
+        raise fail(
+            f"{path}.winners",
+            "Winners of one discard win on the same tile: their win_tile differs.",
+            "多人胡同一张牌时，各人的 win_tile 必须相同。",
+            index,
+        )
+    return WinEvent(index, discarder, robbing, after_kong, flag(data, "last_tile", path, index), winners)
+
+
+def parse_draw(data: Mapping[str, Any], path: str, index: int) -> DrawEvent:
+    return DrawEvent(index, parse_reports(require(data, "players", path, index), f"{path}.players", index))
+
+
+def parse_escape(data: Mapping[str, Any], path: str, index: int) -> EscapeEvent:
+    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    tiles_left = data.get("tiles_left")
+    if tiles_left is not None and not (is_int(tiles_left) and 0 <= tiles_left <= 108):
+        raise fail(
+            f"{path}.tiles_left",
+            f"tiles_left must be a whole number from 0 to 108; got {tiles_left!r}.",
+            f"tiles_left（剩余牌数）必须是 0 到 108 的整数，收到 {tiles_left!r}。",
+            index,
+        )
+    players = (
+        None if data.get("players") is None else parse_reports(data["players"], f"{path}.players", index)
+    )
+    if players is not None and any(report.player == player for report in players):
+        raise fail(
+            f"{path}.players",
+            "The escaping player is not one of the players he pays.",
+            "逃跑者本人不应列在 players 中。",
+            index,
+        )
+    return EscapeEvent(index, player, tiles_left, players)
+
+
+EVENT_PARSERS: Mapping[str, Callable[[Mapping[str, Any], str, int], Event]] = {
+    "kong": parse_kong,
+    "win": parse_win,
+    "draw": parse_draw,
+    "escape": parse_escape,
+}
+
+
+def parse_event(value: Any, index: int) -> Event:
+    path = f"events[{index}]"
+    data = as_object(value, path, index)
+    kind = require(data, "type", path, index)
+    parser = EVENT_PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        raise fail(
+            f"{path}.type",
+            f"Unknown event type {kind!r}: use kong, win, draw or escape.",
+            f"未知的事件类型 {kind!r}，可选：kong（杠）、win（胡）、draw（流局）、escape（逃跑）。",
+            index,
+        )
+    return parser(data, path, index)
+
+
+def parse_events(value: Any) -> tuple[Event, ...]:
+    return tuple(parse_event(item, index) for index, item in enumerate(as_list(value, "events", None)))
+
+
+def parse_dealer(value: Any) -> int:
+    return seat(value, "dealer", None)
+
+
+def parse_void_suits(value: Any) -> tuple[str | None, ...]:
+    """Four entries, each ``m``, ``p``, ``s`` or null; the whole field may be null (void suits unknown)."""
+    if value is None:
+        return (None,) * len(SEATS)
+    suits = as_list(value, "void_suits", None)
+    if len(suits) != len(SEATS):
+        raise fail(
+            "void_suits",
+            f"void_suits must list 4 entries, one per seat; got {len(suits)}.",
+            f"void_suits（定缺）必须有 4 项，每个座位一项，收到 {len(suits)} 项。",
+        )
+    for position, suit in enumerate(suits):
+        if suit is not None and suit not in SUITS:
+            raise fail(
+                f"void_suits[{position}]",
+                f"A void suit is m, p, s or null; got {suit!r}.",
+                f"缺门只能是 m（万）、p（筒）、s（条）或 null，收到 {suit!r}。",
+            )
+    return tuple(suits)

@@ -1,0 +1,156 @@
+"""The bridge to the calculator: a winner's fan, and a player's readiness at a draw.
+
+A hand given as tiles is scored by ``calculator.engine``; a fan or a status entered by hand is taken as
+the player's word. Either way the rest of the settlement sees one ``WinScore`` or ``Readiness``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from calculator.engine import find_waits, score_hand
+from calculator.engine.errors import EngineError
+from calculator.engine.rules import Rules, multiplier_of
+
+from .events import PlayerReport, Status, WinnerSpec, fail
+
+
+@dataclass(frozen=True, slots=True)
+class WinScore:
+    """One winner's fan and what one payer owes for it (before 自摸加底)."""
+
+    player: int
+    fan: int
+    points: int
+    capped: bool
+    source: str  # "hand": scored from tiles; "fan": entered by hand
+    hand: Mapping[str, Any] = field(default_factory=dict)  # the calculator's answer, for a hand by tiles
+
+    @property
+    def multiplier(self) -> int:
+        return multiplier_of(self.fan)
+
+    def to_dict(self) -> dict[str, Any]:
+        pattern = self.hand.get("pattern")
+        return {
+            "player": self.player,
+            "fan": self.fan,
+            "multiplier": self.multiplier,
+            "pattern": pattern["key"] if isinstance(pattern, Mapping) else None,
+            "pattern_name": pattern["name"] if isinstance(pattern, Mapping) else None,
+            "pattern_fan": pattern["fan"] if isinstance(pattern, Mapping) else None,
+            "gen": self.hand.get("gen"),
+            "extras": self.hand.get("extras", []),
+            "sets": self.hand.get("sets", []),
+            "points": self.points,
+            "capped": self.capped,
+            "source": self.source,
+        }
+
+
+def score_winner(
+    winner: WinnerSpec,
+    *,
+    win_by: str,
+    after_kong: bool,
+    last_tile: bool,
+    void_suit: str | None,
+    rules: Rules,
+    path: str,
+    index: int,
+) -> WinScore:
+    """The winner's fan: scored from his tiles, or as entered. A hand that does not win is an error."""
+    if winner.hand is None:
+        assert winner.fan is not None  # the parser guarantees one of the two
+        return _entered(winner.player, winner.fan, rules)
+    try:
+        result = score_hand(
+            concealed=winner.hand.concealed,
+            win_tile=winner.hand.win_tile,
+            melds=winner.hand.melds,
+            win_by=win_by,
+            after_kong=after_kong,
+            last_tile=last_tile,
+            tian_hu=winner.tian_hu,
+            di_hu=winner.di_hu,
+            void_suit=void_suit,
+            rules=rules,
+        )
+    except EngineError as error:
+        raise error.within(f"{path}.hand", event=index) from None
+    if not result.win:
+        raise fail(
+            f"{path}.hand",
+            f"Player {winner.player}'s hand does not win: {result.reason}",
+            f"玩家 {winner.player} 的手牌不能胡：{result.reason_zh}",
+            index,
+        )
+    return WinScore(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
+
+
+def _entered(player: int, fan: int, rules: Rules) -> WinScore:
+    points = rules.amount(fan)
+    return WinScore(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan")
+
+
+@dataclass(frozen=True, slots=True)
+class Readiness:
+    """A player's position at a 流局: 花猪, not ready, or ready with his best possible fan (RULES.md 3.4)."""
+
+    player: int
+    status: Status
+    fan: int | None
+    points: int  # what a not-ready player pays him at 查大叫: amount(best fan), 0 when not ready
+    source: str
+    waits: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def ready(self) -> bool:
+        return self.status is Status.READY
+
+    @property
+    def huazhu(self) -> bool:
+        return self.status is Status.HUAZHU
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "status": self.status.value,
+            "fan": self.fan,
+            "multiplier": None if self.fan is None else multiplier_of(self.fan),
+            "points": self.points,
+            "source": self.source,
+            **(
+                {
+                    "waits": self.waits.get("waits", []),
+                    "best": self.waits.get("best"),
+                    "discards": self.waits.get("discards", []),
+                }
+                if self.waits
+                else {}
+            ),
+        }
+
+
+def readiness(
+    report: PlayerReport, *, void_suit: str | None, rules: Rules, path: str, index: int
+) -> Readiness:
+    """Decide 花猪 / ready / best fan from the player's tiles, or take the status as entered."""
+    if report.hand is None:
+        assert report.status is not None
+        fan = report.fan if report.status is Status.READY else None
+        return Readiness(report.player, report.status, fan, 0 if fan is None else rules.amount(fan), "status")
+    try:
+        result = find_waits(
+            concealed=report.hand.concealed, melds=report.hand.melds, void_suit=void_suit, rules=rules
+        )
+    except EngineError as error:
+        raise error.within(f"{path}.hand", event=index) from None
+    if result.huazhu:
+        return Readiness(report.player, Status.HUAZHU, None, 0, "hand", result.to_dict())
+    if result.ready and result.best is not None:
+        fan = int(result.best.fan)
+        return Readiness(report.player, Status.READY, fan, rules.amount(fan), "hand", result.to_dict())
+    return Readiness(report.player, Status.NOT_READY, None, 0, "hand", result.to_dict())

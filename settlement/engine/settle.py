@@ -1,0 +1,129 @@
+"""Settling one round from its events (RULES.md 4 to 9).
+
+The pipeline:
+1. read the rules, dealer, void suits, coins and every event (``events.py``): shapes, types, seats, tiles;
+2. count every tile the round names (``census.py``): no kind more than 4 times;
+3. replay the events in order, each through its own handler (``kongs.py``, ``wins.py``, ``draw.py``,
+   ``escape.py``), which checks that the event is possible now, then returns the transfers it causes and
+   the next immutable ``RoundState``;
+4. net the transfers per seat (the house holds burned penalties; everything sums to 0);
+5. the next dealer (``dealer.py``) once the round is over, and coins (``coins.py``) when asked.
+Any EngineError in 1 to 3 rejects the whole round: nothing is paid until every event has passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from calculator.engine.rules import Rules
+
+from .census import check_tile_census
+from .coins import CoinResult, parse_coins, settle_coins
+from .dealer import next_dealer
+from .draw import settle_draw
+from .escape import settle_escape
+from .events import (
+    DrawEvent,
+    EscapeEvent,
+    KongEvent,
+    WinEvent,
+    parse_dealer,
+    parse_events,
+    parse_void_suits,
+)
+from .kongs import settle_kong
+from .state import SEATS, RoundState, Step, Table, Transfer
+from .wins import settle_win
+
+Handler = Callable[[RoundState, Any, Table], Step]
+HANDLERS: Mapping[type, tuple[str, Handler]] = {
+    KongEvent: ("kong", settle_kong),
+    WinEvent: ("win", settle_win),
+    DrawEvent: ("draw", settle_draw),
+    EscapeEvent: ("escape", settle_escape),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A settled round: every transfer with its reason, the net per seat, and what each event decided."""
+
+    transfers: tuple[Transfer, ...]
+    net: tuple[int, ...]
+    house: int
+    events: tuple[Mapping[str, Any], ...]
+    winners: tuple[int, ...]
+    finished: bool
+    next_dealer: int | None
+    coins: CoinResult | None
+    state: RoundState
+    rules: Rules
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "transfers": [transfer.to_dict() for transfer in self.transfers],
+            "net": list(self.net),
+            "house": self.house,
+            "events": [dict(summary) for summary in self.events],
+            "winners": list(self.winners),
+            "finished": self.finished,
+            "next_dealer": self.next_dealer,
+            "state": self.state.to_dict(),
+        }
+        if self.coins is not None:
+            body["coins"] = self.coins.to_dict()
+        return body
+
+
+def settle_round(
+    *,
+    dealer: Any,
+    events: Any,
+    rules: Rules | Mapping[str, Any] | None = None,
+    void_suits: Any = None,
+    coins: Any = None,
+) -> RoundResult:
+    """Replay a round's events (finished or not) and settle it; raises EngineError naming the bad field."""
+    table_rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules)
+    seat = parse_dealer(dealer)
+    suits = parse_void_suits(void_suits)
+    stakes = parse_coins(coins)
+    parsed = parse_events(events)
+    check_tile_census(parsed)
+    table = Table(table_rules, seat, suits if table_rules.dingque else (None,) * len(SEATS))
+    state = RoundState(dealer=seat)
+    transfers: list[Transfer] = []
+    summaries: list[Mapping[str, Any]] = []
+    for event in parsed:
+        kind, handler = HANDLERS[type(event)]
+        step = handler(state, event, table)
+        transfers.extend(step.transfers)
+        summaries.append({"index": event.index, "type": kind, **step.summary})
+        state = step.state
+    net, house = _net(transfers)
+    return RoundResult(
+        transfers=tuple(transfers),
+        net=net,
+        house=house,
+        events=tuple(summaries),
+        winners=state.winners,
+        finished=state.finished,
+        next_dealer=next_dealer(state, table_rules.dealer_rule),
+        coins=None if stakes is None else settle_coins(net, house, stakes, table_rules.tax_rate, seat),
+        state=state,
+        rules=table_rules,
+    )
+
+
+def _net(transfers: Sequence[Transfer]) -> tuple[tuple[int, ...], int]:
+    net = [0] * len(SEATS)
+    house = 0
+    for transfer in transfers:
+        net[transfer.payer] -= transfer.points
+        if transfer.payee is None:
+            house += transfer.points
+        else:
+            net[transfer.payee] += transfer.points
+    return tuple(net), house

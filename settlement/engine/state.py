@@ -1,0 +1,177 @@
+"""The values a round is replayed with: transfers, kong payment records and the immutable round state.
+
+Every event handler takes a ``RoundState`` and returns the transfers it causes plus a new ``RoundState``;
+nothing here is ever mutated, so a page can settle the same events again and get the same answer.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from calculator.engine.rules import Rules
+
+SEATS = (0, 1, 2, 3)
+HOUSE = "house"  # the payee of a burned escape penalty
+
+
+class Reason(enum.StrEnum):
+    """Why points moved; the API's ``reason`` values."""
+
+    WIN = "win"
+    SELF_DRAW_BONUS = "self_draw_bonus"
+    DIRECT_KONG = "direct_kong"
+    ADDED_KONG = "added_kong"
+    CONCEALED_KONG = "concealed_kong"
+    KONG_TRANSFER = "kong_transfer"
+    HUAZHU = "huazhu"
+    CHAJIAO = "chajiao"
+    KONG_REFUND = "kong_refund"
+    ESCAPE = "escape"
+    WIN_FORFEIT = "win_forfeit"
+
+
+class PaymentState(enum.StrEnum):
+    """What became of one payer's kong payment (RULES.md 4.4)."""
+
+    PAID = "paid"
+    TRANSFERRED = "transferred"
+    REFUNDED = "refunded"
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Points one seat pays another (or the house) because of one event. ``payee`` None is the house."""
+
+    event: int
+    payer: int
+    payee: int | None
+    points: int
+    reason: Reason
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "from": self.payer,
+            "to": HOUSE if self.payee is None else self.payee,
+            "points": self.points,
+            "reason": self.reason.value,
+            "detail": dict(self.detail),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class KongPayment:
+    """One payer's share of one kong: kept apart so 呼叫转移 and 退税 find exactly who paid what."""
+
+    kong: int  # the index of the kong event
+    maker: int
+    payer: int
+    points: int
+    state: PaymentState = PaymentState.PAID
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kong": self.kong,
+            "maker": self.maker,
+            "payer": self.payer,
+            "points": self.points,
+            "state": self.state.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class KongMade:
+    """The kong event just before the current one: what ``after_kong`` refers to."""
+
+    index: int
+    maker: int
+    direct: bool
+    feeder: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class FirstWin:
+    """The round's first win event, which decides the next dealer (RULES.md 9)."""
+
+    discarder: int | None  # None: a self-draw
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What stays fixed through a round: the rules, the dealer and the void suits that count."""
+
+    rules: Rules
+    dealer: int
+    void_suits: tuple[str | None, ...]  # all None when 定缺 is off: then void suits play no part
+
+    def seat_after(self, first: int) -> tuple[int, ...]:
+        """The other seats in play order after ``first``."""
+        return tuple((first + step) % len(SEATS) for step in range(1, len(SEATS)))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """Everything the next event needs to know about the round so far."""
+
+    dealer: int
+    winners: tuple[int, ...] = ()
+    escaped: tuple[int, ...] = ()
+    kong_payments: tuple[KongPayment, ...] = ()
+    win_receipts: tuple[Transfer, ...] = ()  # what each winner was paid for his win (escaped_winner=forfeit)
+    previous_kong: KongMade | None = None
+    any_kong: bool = False
+    last_tile_won: bool = False
+    first_win: FirstWin | None = None
+    finished: bool = False
+
+    def is_active(self, seat: int) -> bool:
+        """Has not won and has not escaped."""
+        return seat not in self.winners and seat not in self.escaped
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        return tuple(seat for seat in SEATS if self.is_active(seat))
+
+    def kong_income(self, maker: int, kong: int | None = None) -> tuple[KongPayment, ...]:
+        """The kong payments ``maker`` still holds, of one kong or of all his kongs."""
+        return tuple(
+            payment
+            for payment in self.kong_payments
+            if payment.maker == maker
+            and payment.state is PaymentState.PAID
+            and (kong is None or payment.kong == kong)
+        )
+
+    def with_payments_marked(self, marked: tuple[KongPayment, ...], state: PaymentState) -> RoundState:
+        """The same round with the given kong payments moved to ``state``."""
+        chosen = set(marked)
+        return replace(
+            self,
+            kong_payments=tuple(
+                replace(payment, state=state) if payment in chosen else payment
+                for payment in self.kong_payments
+            ),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "active": list(self.active),
+            "winners": list(self.winners),
+            "escaped": list(self.escaped),
+            "finished": self.finished,
+            "kong_payments": [payment.to_dict() for payment in self.kong_payments],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one event did: its transfers, the state after it, and its entry in the result's ``events``."""
+
+    transfers: tuple[Transfer, ...]
+    state: RoundState
+    summary: Mapping[str, Any]

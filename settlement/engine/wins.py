@@ -1,0 +1,274 @@
+"""Wins: 点炮, 自摸, 一炮多响 / 截胡, 抢杠胡, 点杠花 and 杠上炮 with 呼叫转移 (RULES.md 4.1 to 4.7).
+
+A win is paid in *shares*: one share is ``amount(fan)``, plus 1b of 自摸加底 where the situation is a
+self-draw share under ``jia_di``. Each situation says whose shares are paid and by whom:
+
+| situation        | shares for                         | paid by          | 加底 |
+|------------------|------------------------------------|------------------|-----|
+| discard          | the discarder                      | the discarder    | no  |
+| robbed (discard) | the robbed player                  | the robbed       | no  |
+| robbed (bao)     | everyone active before but the robber | the robbed    | yes |
+| self_draw        | every active opponent              | each himself     | yes |
+| 点杠花 dianpao    | the feeder                         | the feeder       | no  |
+| 点杠花 bao        | every active opponent              | the feeder       | yes |
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from calculator.engine.rules import (
+    DianGangHua,
+    GangShangPaoTransfer,
+    Mode,
+    MultiWin,
+    MultiWinnerTransfer,
+    QiangGangPayment,
+    ZimoBonus,
+)
+
+from .checks import check_can_act, check_open
+from .events import WinEvent, WinnerSpec, fail
+from .scoring import WinScore, score_winner
+from .state import FirstWin, KongMade, PaymentState, Reason, RoundState, Step, Table, Transfer
+
+BLOOD_BATTLE_WINNERS = 3  # the third win ends a 血战到底 round
+
+
+class Situation(enum.StrEnum):
+    DISCARD = "discard"
+    ROBBED = "robbed_kong"
+    ROBBED_BAO = "robbed_kong_bao"
+    SELF_DRAW = "self_draw"
+    DIAN_GANG_HUA_DIANPAO = "dian_gang_hua_dianpao"
+    DIAN_GANG_HUA_BAO = "dian_gang_hua_bao"
+
+
+WIN_BY: Mapping[Situation, str] = {
+    Situation.DISCARD: "discard",
+    Situation.ROBBED: "robbing_kong",
+    Situation.ROBBED_BAO: "robbing_kong",
+    Situation.SELF_DRAW: "self_draw",
+    Situation.DIAN_GANG_HUA_DIANPAO: "self_draw",
+    Situation.DIAN_GANG_HUA_BAO: "self_draw",
+}
+WITH_BONUS = frozenset({Situation.ROBBED_BAO, Situation.SELF_DRAW, Situation.DIAN_GANG_HUA_BAO})
+ONE_SHARE = frozenset({Situation.DISCARD, Situation.ROBBED, Situation.DIAN_GANG_HUA_DIANPAO})
+
+
+@dataclass(frozen=True, slots=True)
+class Shares:
+    """Whose shares a winner is paid and who pays them: ``payer`` None means each covered player himself."""
+
+    covered: tuple[int, ...]
+    payer: int | None
+    bonus: int  # 自摸加底 per share, in points
+
+
+def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
+    index, path, rules = event.index, f"events[{event.index}]", table.rules
+    check_open(state, index, "win")
+    if event.discarder is not None:
+        check_can_act(state, event.discarder, f"{path}.from", index)
+    for position, winner in enumerate(event.winners):
+        check_can_act(state, winner.player, f"{path}.winners[{position}].player", index)
+        _check_tian_di_hu(
+            state, winner, table, f"{path}.winners[{position}]", index, self_draw=event.discarder is None
+        )
+    kong = _kong_just_before(state, event, path)
+    situation = _situation(event, kong, table)
+    scoring_rules = (
+        rules.with_options(zimo_bonus=ZimoBonus.NONE)
+        if situation is Situation.DIAN_GANG_HUA_DIANPAO
+        else rules
+    )
+    positions = {winner.player: position for position, winner in enumerate(event.winners)}
+    claimants = _in_play_order(event.winners, event.discarder)
+    scores = tuple(
+        score_winner(
+            winner,
+            win_by=WIN_BY[situation],
+            after_kong=event.after_kong,
+            last_tile=event.last_tile,
+            void_suit=table.void_suits[winner.player],
+            rules=scoring_rules,
+            path=f"{path}.winners[{positions[winner.player]}]",
+            index=index,
+        )
+        for winner in claimants
+    )
+    winning = scores if rules.multi_win is MultiWin.ALL else scores[:1]
+    paid = tuple(
+        transfer
+        for score in winning
+        for transfer in _pay(
+            score, _shares(situation, state, event, score.player, kong, table), situation, index
+        )
+    )
+    handed, state = _hand_over_kong_income(
+        state, event, kong, tuple(score.player for score in winning), table
+    )
+    winners = state.winners + tuple(score.player for score in winning)
+    new_state = replace(
+        state,
+        winners=winners,
+        win_receipts=state.win_receipts + paid,
+        previous_kong=None,
+        last_tile_won=event.last_tile,
+        first_win=state.first_win or FirstWin(event.discarder, tuple(score.player for score in winning)),
+        finished=rules.mode is Mode.NORMAL or len(winners) >= BLOOD_BATTLE_WINNERS,
+    )
+    summary = {
+        "from": event.discarder,
+        "win_by": WIN_BY[situation],
+        "situation": situation.value,
+        "robbing_kong": event.robbing,
+        "after_kong": event.after_kong,
+        "last_tile": event.last_tile,
+        "kong": None if kong is None else kong.index,
+        "scores": [{**score.to_dict(), "won": score in winning} for score in scores],
+        "kong_transfer": sum(transfer.points for transfer in handed),
+    }
+    return Step(paid + handed, new_state, summary)
+
+
+def _in_play_order(winners: tuple[WinnerSpec, ...], discarder: int | None) -> tuple[WinnerSpec, ...]:
+    """Winners of one discard in play order after the discarder."""
+    if discarder is None:
+        return winners
+    return tuple(sorted(winners, key=lambda winner: (winner.player - discarder) % 4))
+
+
+def _kong_just_before(state: RoundState, event: WinEvent, path: str) -> KongMade | None:
+    """The kong an ``after_kong`` win follows: the discarder's (杠上炮) or the self-drawer's (杠上花)."""
+    if not event.after_kong:
+        return None
+    maker = event.discarder if event.discarder is not None else event.winners[0].player
+    kong = state.previous_kong
+    if kong is None or kong.maker != maker:
+        raise fail(
+            f"{path}.after_kong",
+            f"after_kong needs a kong by player {maker} as the event just before this win.",
+            f"杠上花/杠上炮要求上一个事件是玩家 {maker} 的杠。",
+            event.index,
+        )
+    return kong
+
+
+def _check_tian_di_hu(
+    state: RoundState, winner: WinnerSpec, table: Table, path: str, index: int, *, self_draw: bool
+) -> None:
+    """What the events can show of 天胡 / 地胡: who, and that no kong (or, for 天胡, anything) came before."""
+    if winner.tian_hu and (winner.player != table.dealer or not self_draw or index != 0):
+        raise fail(
+            f"{path}.tian_hu",
+            "天胡 is the dealer's self-drawn win on his first 14 tiles, as the round's first event.",
+            "天胡只能是庄家起手自摸，且是本局第一个事件。",
+            index,
+        )
+    if winner.di_hu and (winner.player == table.dealer or state.any_kong):
+        raise fail(
+            f"{path}.di_hu",
+            "地胡 is a non-dealer's win in the first go-around, before any kong.",
+            "地胡只能是闲家在第一轮、任何人杠牌之前胡牌。",
+            index,
+        )
+
+
+def _situation(event: WinEvent, kong: KongMade | None, table: Table) -> Situation:
+    rules = table.rules
+    if event.robbing:
+        return Situation.ROBBED_BAO if rules.qiang_gang_payment is QiangGangPayment.BAO else Situation.ROBBED
+    if event.discarder is not None:
+        return Situation.DISCARD
+    if kong is not None and kong.direct:
+        return {
+            DianGangHua.ZIMO: Situation.SELF_DRAW,
+            DianGangHua.DIANPAO: Situation.DIAN_GANG_HUA_DIANPAO,
+            DianGangHua.BAO: Situation.DIAN_GANG_HUA_BAO,
+        }[rules.dian_gang_hua]
+    return Situation.SELF_DRAW
+
+
+def _shares(
+    situation: Situation, state: RoundState, event: WinEvent, winner: int, kong: KongMade | None, table: Table
+) -> Shares:
+    rules = table.rules
+    bonus = rules.base_points if situation in WITH_BONUS and rules.zimo_bonus is ZimoBonus.JIA_DI else 0
+    opponents = tuple(seat for seat in state.active if seat != winner)  # active before this win
+    if situation in ONE_SHARE:
+        feeder = (
+            kong.feeder
+            if situation is Situation.DIAN_GANG_HUA_DIANPAO and kong is not None
+            else event.discarder
+        )
+        assert feeder is not None
+        return Shares((feeder,), feeder, bonus)
+    if situation is Situation.ROBBED_BAO:
+        return Shares(opponents, event.discarder, bonus)  # co-robbers and the robbed himself included
+    if situation is Situation.DIAN_GANG_HUA_BAO:
+        assert kong is not None
+        return Shares(opponents, kong.feeder, bonus)
+    return Shares(opponents, None, bonus)
+
+
+def _pay(score: WinScore, shares: Shares, situation: Situation, index: int) -> tuple[Transfer, ...]:
+    detail: dict[str, Any] = {**score.to_dict(), "situation": situation.value}
+    transfers: list[Transfer] = []
+    for covered in shares.covered:
+        payer = covered if shares.payer is None else shares.payer
+        on_behalf = {"on_behalf_of": covered} if payer != covered else {}
+        transfers.append(
+            Transfer(index, payer, score.player, score.points, Reason.WIN, {**detail, **on_behalf})
+        )
+        if shares.bonus:
+            transfers.append(
+                Transfer(
+                    index,
+                    payer,
+                    score.player,
+                    shares.bonus,
+                    Reason.SELF_DRAW_BONUS,
+                    {"situation": situation.value, **on_behalf},
+                )
+            )
+    return tuple(transfers)
+
+
+def _hand_over_kong_income(
+    state: RoundState, event: WinEvent, kong: KongMade | None, winners: tuple[int, ...], table: Table
+) -> tuple[tuple[Transfer, ...], RoundState]:
+    """呼叫转移: after 杠上炮 the kong player hands his kong income to the winners (RULES.md 4.7)."""
+    rules = table.rules
+    if kong is None or event.discarder is None or rules.gang_shang_pao_transfer is GangShangPaoTransfer.NONE:
+        return (), state
+    only = kong.index if rules.gang_shang_pao_transfer is GangShangPaoTransfer.LAST_KONG else None
+    income = state.kong_income(event.discarder, only)
+    total = sum(payment.points for payment in income)
+    detail = {
+        "kongs": sorted({payment.kong for payment in income}),
+        "income": total,
+        "transfer": rules.gang_shang_pao_transfer.value,
+        "multi_winner": rules.multi_winner_transfer.value,
+    }
+    transfers = tuple(
+        Transfer(event.index, event.discarder, winner, points, Reason.KONG_TRANSFER, detail)
+        for winner, points in _copies(total, winners, rules.multi_winner_transfer)
+        if points > 0
+    )
+    return transfers, state.with_payments_marked(income, PaymentState.TRANSFERRED)
+
+
+def _copies(total: int, winners: tuple[int, ...], how: MultiWinnerTransfer) -> tuple[tuple[int, int], ...]:
+    """Each winner's part of the handed-over income: a full copy each, all to the first, or split evenly."""
+    if how is MultiWinnerTransfer.EACH:
+        return tuple((winner, total) for winner in winners)
+    if how is MultiWinnerTransfer.FIRST:
+        return ((winners[0], total),)
+    part, remainder = divmod(total, len(winners))
+    return tuple(
+        (winner, part + (remainder if position == 0 else 0)) for position, winner in enumerate(winners)
+    )
