@@ -1,0 +1,258 @@
+"""The shapes of the calculator API, for the OpenAPI schema only.
+
+Nothing here validates a request: the views hand the body to ``calculator.engine.requests``, whose checks
+are cheaper than a serializer's and give the same messages as the pages. These classes describe the
+request and response bodies of API.md, field by field, so ``/api/docs/`` explains them.
+"""
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from calculator.engine.rules import OPTIONS, PATTERN_DEFAULT_FAN, Option, Preset
+
+TILES_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "example": "123m456p77s"},
+        {"type": "array", "items": {"type": "string", "example": "5p"}, "example": ["1m", "2m", "3m"]},
+    ]
+}
+SUITS = ("m", "p", "s")
+SUIT_HELP = "m 万 (characters), p 筒 (dots) or s 条 (bamboo)"
+SEAT_HELP = "A seat, 0 to 3 in play order."
+
+
+@extend_schema_field(TILES_SCHEMA)
+class TilesField(serializers.JSONField):
+    """Tiles as a compact string (``"123m456p77s"``, ``"23445677筒"``) or a list of single-tile strings."""
+
+
+class MeldSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["pung", "kong_direct", "kong_added", "kong_concealed"],
+        help_text="碰 pung, 直杠 kong_direct, 弯杠/面下杠 kong_added or 暗杠 kong_concealed.",
+    )
+    tile = serializers.CharField(help_text='The meld\'s tile kind, e.g. "5p" (a pung of 5p is 555p).')
+
+
+def _penalty_schema() -> dict[str, Any]:
+    return {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["cap"]}]}
+
+
+@extend_schema_field(_penalty_schema())
+class PenaltyField(serializers.JSONField):
+    """A whole number of b, or ``"cap"``."""
+
+
+def _option_field(option: Option) -> serializers.Field:
+    """The documentation field of one rule option, built from the options table so the two cannot drift."""
+    help_text = f"{option.meaning} {option.meaning_zh} Default: {option.default!s}."
+    common: dict[str, Any] = {"required": False, "help_text": help_text}
+    builders = {
+        "enum": lambda: serializers.ChoiceField(choices=list(option.choices), **common),
+        "bool": lambda: serializers.BooleanField(**common),
+        "int": lambda: serializers.IntegerField(min_value=option.minimum, max_value=10_000, **common),
+        "zero_or_one": lambda: serializers.IntegerField(min_value=0, max_value=1, **common),
+        "cap_multiplier": lambda: serializers.IntegerField(min_value=2, allow_null=True, **common),
+        "penalty": lambda: PenaltyField(**common),
+        "rate": lambda: serializers.FloatField(min_value=0, max_value=0.999999, **common),
+        "pattern_fan": lambda: serializers.DictField(
+            child=serializers.IntegerField(min_value=1, max_value=16),
+            **{**common, "help_text": f"{help_text} Keys: {', '.join(PATTERN_DEFAULT_FAN)}."},
+        ),
+    }
+    return builders[option.kind]()
+
+
+RulesSerializer = type(
+    "RulesSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "House rules: a preset plus any option overrides (RULES.md section 11). Unlisted options "
+        "take the preset's value.",
+        "preset": serializers.ChoiceField(
+            choices=[preset.value for preset in Preset],
+            required=False,
+            help_text="chengdu (default), qq (the QQ rules, literal) or casual (a common app-style game).",
+        ),
+        **{option.key: _option_field(option) for option in OPTIONS},
+    },
+)
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every 400: the field at fault and what is wrong with it, in English and Chinese."""
+
+    field = serializers.CharField(
+        help_text="The field at fault as a dotted path: concealed, melds[1].kind, rules.cap_multiplier, "
+        "events[3].winners[0].hand.concealed; body when the body itself is wrong."
+    )
+    detail = serializers.CharField(help_text="What is wrong, in English.")
+    detail_zh = serializers.CharField(help_text="What is wrong, in Chinese (中文说明).")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="The same message keyed by field, for form libraries.",
+    )
+    event = serializers.IntegerField(
+        required=False, help_text="Settle only: the index of the event at fault in the request's events."
+    )
+
+
+class ScoreRequestSerializer(serializers.Serializer):
+    """One winning hand: its concealed tiles, melds and winning tile, how it won, and the table's rules."""
+
+    concealed = TilesField(help_text="The concealed tiles before the win, without win_tile. Required.")
+    melds = MeldSerializer(many=True, required=False, help_text="Shown melds (default none).")
+    win_tile = serializers.CharField(help_text='The winning tile, e.g. "9s". Required.')
+    win_by = serializers.ChoiceField(
+        choices=["discard", "self_draw", "robbing_kong"],
+        required=False,
+        default="discard",
+        help_text="How the hand won: discard (点炮), self_draw (自摸) or robbing_kong (抢杠胡).",
+    )
+    after_kong = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Won right after a kong: with self_draw it is 杠上花, with discard 杠上炮.",
+    )
+    last_tile = serializers.BooleanField(
+        required=False, default=False, help_text="Won on the last wall tile or its discard (海底)."
+    )
+    tian_hu = serializers.BooleanField(
+        required=False, default=False, help_text="天胡: the dealer's first 14 tiles win."
+    )
+    di_hu = serializers.BooleanField(
+        required=False, default=False, help_text="地胡: a non-dealer wins in the first go-around."
+    )
+    void_suit = serializers.ChoiceField(
+        choices=list(SUITS),
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text=f"The declared void suit (定缺): {SUIT_HELP}, or null.",
+    )
+    rules = RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')
+
+
+class PatternSerializer(serializers.Serializer):
+    key = serializers.ChoiceField(choices=list(PATTERN_DEFAULT_FAN), help_text="The base pattern's key.")
+    name = serializers.CharField(help_text="Its Chinese name, e.g. 清一色.")
+    name_en = serializers.CharField(help_text="Its English name, e.g. Full flush.")
+    fan = serializers.IntegerField(help_text="Its fan under these rules.")
+
+
+class ExtraSerializer(serializers.Serializer):
+    key = serializers.CharField(
+        help_text="gang_shang_hua, gang_shang_pao, qiang_gang_hu, zi_mo_jia_fan, jin_gou_diao, "
+        "hai_di_lao_yue, hai_di_pao, men_qing or zhong_zhang."
+    )
+    name = serializers.CharField(help_text="Its Chinese name, e.g. 杠上花.")
+    name_en = serializers.CharField(help_text="Its English name.")
+    fan = serializers.IntegerField(help_text="The fan it adds.")
+
+
+class ScoreResultSerializer(serializers.Serializer):
+    """The fan of the hand. Valid tiles that do not win give win false, a reason, and zeros."""
+
+    win = serializers.BooleanField(help_text="Whether the tiles form a legal winning hand.")
+    fan = serializers.IntegerField(
+        help_text="Pattern + gen + extras, never capped; 平胡 is 1 fan (0: no win)."
+    )
+    multiplier = serializers.IntegerField(help_text="2^(fan-1), never capped (0: no win).")
+    points = serializers.IntegerField(
+        help_text="base x capped multiplier: what one payer pays, before any 自摸加底 (0: no win)."
+    )
+    capped = serializers.BooleanField(help_text="Whether the cap (封顶) lowered points.")
+    pattern = PatternSerializer(allow_null=True, help_text="The one base pattern that counts (null: no win).")
+    gen = serializers.IntegerField(help_text="根: kinds whose four copies are all in the hand.")
+    extras = ExtraSerializer(many=True, help_text="Extra fan (杠上花, 海底, ...).")
+    sets = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='The decomposition that gave the best fan, e.g. ["11s", "222s", ...] (empty: no win).',
+    )
+    reason = serializers.CharField(required=False, help_text="Why the hand does not win (win false only).")
+    reason_zh = serializers.CharField(required=False, help_text="The reason in Chinese (win false only).")
+    reason_code = serializers.ChoiceField(
+        choices=["three_suits", "void_suit", "no_shape"],
+        required=False,
+        help_text="The reason as a stable code (win false only).",
+    )
+
+
+class WaitsRequestSerializer(serializers.Serializer):
+    """A position: 13 - 3 x melds concealed tiles, or one more for a player holding a drawn tile."""
+
+    concealed = TilesField(
+        help_text="The concealed tiles: 13 - 3 x melds, or one more when the player holds a drawn tile. "
+        "Required."
+    )
+    melds = MeldSerializer(many=True, required=False, help_text="Shown melds (default none).")
+    void_suit = serializers.ChoiceField(
+        choices=list(SUITS),
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text=f"The declared void suit (定缺): {SUIT_HELP}, or null.",
+    )
+    rules = RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')
+
+
+class WaitSerializer(serializers.Serializer):
+    tile = serializers.CharField(help_text="The tile waited on.")
+    fan = serializers.IntegerField(help_text="Best-case fan on this tile for 查大叫 (no situational fan).")
+    multiplier = serializers.IntegerField(help_text="2^(fan-1), never capped.")
+    points = serializers.IntegerField(help_text="base x capped multiplier.")
+    pattern = serializers.CharField(help_text="The base pattern's key.")
+    gen = serializers.IntegerField(help_text="根 counted, the waiting tile included.")
+    capped = serializers.BooleanField(help_text="Whether the cap lowered points.")
+
+
+class DiscardWaitsSerializer(serializers.Serializer):
+    discard = serializers.CharField(help_text="A discard that leaves a ready hand.")
+    waits = WaitSerializer(many=True, help_text="The waits after that discard.")
+
+
+class WaitsResultSerializer(serializers.Serializer):
+    ready = serializers.BooleanField(help_text="有叫: some live tile completes a legal hand.")
+    huazhu = serializers.BooleanField(
+        help_text="花猪: the tiles hold all three suits, or the declared void suit."
+    )
+    waits = WaitSerializer(many=True, help_text="Every live wait (the best discard's, with 14 tiles).")
+    best = WaitSerializer(allow_null=True, help_text="The best wait; null when not ready.")
+    discards = DiscardWaitsSerializer(
+        many=True,
+        required=False,
+        help_text="Only with one tile too many: each discard that leaves a ready hand.",
+    )
+    best_discard = serializers.CharField(
+        required=False, allow_null=True, help_text="Only with one tile too many: the discard that gives best."
+    )
+
+
+class RuleOptionSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text="The option's key in a rules object.")
+    type = serializers.CharField(help_text="Its JSON type.")
+    default = serializers.JSONField(help_text="Its default value (the chengdu preset's, before presets).")
+    meaning = serializers.CharField(help_text="What it does, in English.")
+    meaning_zh = serializers.CharField(help_text="What it does, in Chinese.")
+    values = serializers.ListField(
+        child=serializers.JSONField(), required=False, help_text="The allowed values, where listed."
+    )
+    minimum = serializers.IntegerField(required=False, help_text="The smallest allowed whole number.")
+    keys = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="pattern_fan only: the pattern keys."
+    )
+
+
+class PatternFanSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text="A base pattern's key.")
+    fan = serializers.IntegerField(help_text="Its default fan.")
+
+
+class RulesDescriptionSerializer(serializers.Serializer):
+    options = RuleOptionSerializer(many=True, help_text="Every rule option.")
+    presets = serializers.DictField(
+        child=RulesSerializer(), help_text="Every preset by name, with the full value of every option."
+    )
+    patterns = PatternFanSerializer(many=True, help_text="The base patterns and their default fan.")

@@ -1,0 +1,251 @@
+"""The shapes of the settle API, for the OpenAPI schema only (``settlement.engine.requests`` validates)."""
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from calculator.serializers import SEAT_HELP, SUIT_HELP, SUITS, MeldSerializer, RulesSerializer, TilesField
+
+TRANSFER_REASONS = (
+    "win",
+    "self_draw_bonus",
+    "direct_kong",
+    "added_kong",
+    "concealed_kong",
+    "kong_transfer",
+    "huazhu",
+    "chajiao",
+    "kong_refund",
+    "escape",
+    "win_forfeit",
+)
+
+
+def seat(help_text: str = SEAT_HELP, **kwargs: object) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=3, help_text=help_text, **kwargs)
+
+
+def with_from(serializer_class: type[serializers.Serializer], field: serializers.Field) -> None:
+    """Declare the JSON field ``from``, a Python keyword that cannot be a class attribute."""
+    serializer_class._declared_fields["from"] = field
+
+
+class WinningHandSerializer(serializers.Serializer):
+    concealed = TilesField(help_text="The winner's concealed tiles before the win, without win_tile.")
+    melds = MeldSerializer(many=True, required=False, help_text="His shown melds.")
+    win_tile = serializers.CharField(help_text="The winning tile. Required.")
+
+
+class HeldHandSerializer(serializers.Serializer):
+    concealed = TilesField(help_text="The concealed tiles held at the end: 13 - 3 x melds, or one more.")
+    melds = MeldSerializer(many=True, required=False, help_text="His shown melds.")
+
+
+class WinnerSerializer(serializers.Serializer):
+    """One winner: his hand as tiles (the engine scores it) or its final fan entered by hand."""
+
+    player = seat("The winner's seat.")
+    hand = WinningHandSerializer(required=False, help_text="The winning hand as tiles; or give fan.")
+    fan = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The hand's final fan entered by hand (gen, 杠上花/炮, 抢杠, 自摸加番 included); the "
+        "engine adds 自摸加底 and the cap. Give hand or fan.",
+    )
+    tian_hu = serializers.BooleanField(required=False, default=False, help_text="天胡 (hands as tiles).")
+    di_hu = serializers.BooleanField(required=False, default=False, help_text="地胡 (hands as tiles).")
+
+
+class PlayerStateSerializer(serializers.Serializer):
+    """An active player's position at a 流局 or a late escape: his tiles, or his status."""
+
+    player = seat()
+    hand = HeldHandSerializer(
+        required=False,
+        help_text="His tiles: the engine decides 花猪, readiness and best fan. Or give status.",
+    )
+    status = serializers.ChoiceField(
+        choices=["huazhu", "not_ready", "ready"],
+        required=False,
+        help_text="花猪 huazhu, 没叫 not_ready, or 有叫 ready (with fan).",
+    )
+    fan = serializers.IntegerField(
+        min_value=1, required=False, help_text="status ready only: the best possible fan (查大叫)."
+    )
+
+
+class KongEventSerializer(serializers.Serializer):
+    """刮风下雨: a kong and its payments (RULES.md 4.4)."""
+
+    type = serializers.ChoiceField(choices=["kong"], help_text="kong")
+    player = seat("Who made the kong.")
+    kind = serializers.ChoiceField(
+        choices=["direct", "added", "concealed"], help_text="直杠 direct, 弯杠 added or 暗杠 concealed."
+    )
+    tile = serializers.CharField(required=False, help_text="The kong's tile kind (optional; checks copies).")
+
+
+with_from(KongEventSerializer, seat("direct only: the feeder who discarded the fourth tile.", required=False))
+
+
+class WinEventSerializer(serializers.Serializer):
+    """A win: one discard or robbed kong may have several winners (一炮多响)."""
+
+    type = serializers.ChoiceField(choices=["win"], help_text="win")
+    robbing_kong = serializers.BooleanField(
+        required=False, default=False, help_text="抢杠胡: the winners robbed from's added kong."
+    )
+    after_kong = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="杠上花 (self-draw) or 杠上炮 (discard): the previous event was a kong by the self-drawer "
+        "or by the discarder.",
+    )
+    last_tile = serializers.BooleanField(required=False, default=False, help_text="海底: on the last tile.")
+    winners = WinnerSerializer(many=True, help_text="One entry per winner (several only on a discard).")
+
+
+with_from(WinEventSerializer, seat("The discarder, or null for a self-draw.", allow_null=True))
+
+
+class DrawEventSerializer(serializers.Serializer):
+    """流局: the wall is exhausted; 查花猪, 查大叫 and 退税 run (RULES.md 5)."""
+
+    type = serializers.ChoiceField(choices=["draw"], help_text="draw")
+    players = PlayerStateSerializer(many=True, help_text="One entry per active player.")
+
+
+class EscapeEventSerializer(serializers.Serializer):
+    """逃跑: an active player leaves mid-round (RULES.md 6)."""
+
+    type = serializers.ChoiceField(choices=["escape"], help_text="escape")
+    player = seat("Who left.")
+    tiles_left = serializers.IntegerField(min_value=0, help_text="Wall tiles left when he left.")
+    players = PlayerStateSerializer(
+        many=True,
+        required=False,
+        help_text="With 4 or fewer tiles left: the other active players' readiness, as in draw.",
+    )
+
+
+EVENT_SERIALIZERS = {
+    "kong": KongEventSerializer,
+    "win": WinEventSerializer,
+    "draw": DrawEventSerializer,
+    "escape": EscapeEventSerializer,
+}
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="Event", serializers=EVENT_SERIALIZERS, resource_type_field_name="type", many=True
+    )
+)
+class EventsField(serializers.JSONField):
+    """The round's events in the order they happened."""
+
+
+class CoinsRequestSerializer(serializers.Serializer):
+    balances = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=4,
+        max_length=4,
+        help_text="Each seat's coin balance before the round.",
+    )
+    room_coefficient = serializers.IntegerField(min_value=1, help_text="N: coins per point.")
+
+
+class SettleRequestSerializer(serializers.Serializer):
+    """One round: its dealer, the void suits, the events in order; optionally coins."""
+
+    rules = RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')
+    dealer = seat("The dealer (庄) of this round. Required.")
+    void_suits = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(SUITS), allow_null=True),
+        min_length=4,
+        max_length=4,
+        required=False,
+        help_text=f"Each seat's declared void suit (定缺): {SUIT_HELP}, or null when unknown.",
+    )
+    events = EventsField(help_text="kong, win, draw and escape events in the order they happened. Required.")
+    coins = CoinsRequestSerializer(
+        required=False, help_text="Coin balances and the room coefficient; the tax rate comes from rules."
+    )
+
+
+@extend_schema_field(
+    {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3}, {"type": "string", "enum": ["house"]}]}
+)
+class PayeeField(serializers.JSONField):
+    """A seat, or ``"house"`` for a burned penalty."""
+
+
+class TransferSerializer(serializers.Serializer):
+    event = serializers.IntegerField(help_text="The index of the event that caused it.")
+    to = PayeeField(help_text='The receiving seat, or "house" for a burned penalty.')
+    points = serializers.IntegerField(help_text="Points, always positive.")
+    reason = serializers.ChoiceField(choices=list(TRANSFER_REASONS), help_text="Why it was paid.")
+    detail = serializers.DictField(
+        required=False, help_text="What the page needs to explain it: the kong, its kind and tile, the fan..."
+    )
+
+
+with_from(TransferSerializer, seat("The paying seat."))
+
+
+class HandScoreSerializer(serializers.Serializer):
+    player = seat("The winner.")
+    fan = serializers.IntegerField(help_text="The fan, never capped (as scored from tiles, or as entered).")
+    multiplier = serializers.IntegerField(help_text="2^(fan-1), never capped.")
+    pattern = serializers.CharField(
+        allow_null=True, help_text="The base pattern's key; null for a fan entered."
+    )
+    points = serializers.IntegerField(
+        required=False, help_text="What one payer pays, capped, before 自摸加底."
+    )
+    source = serializers.ChoiceField(
+        choices=["hand", "fan"], required=False, help_text="Scored from tiles (hand) or entered (fan)."
+    )
+
+
+class EventReportSerializer(serializers.Serializer):
+    """What one event did; more keys by type (a kong's points, a win's situation, a draw's players)."""
+
+    index = serializers.IntegerField(help_text="The event's index.")
+    type = serializers.ChoiceField(choices=list(EVENT_SERIALIZERS), required=False, help_text="Its type.")
+    scores = HandScoreSerializer(many=True, help_text="Each winner of a win event, as scored.")
+
+
+class CoinsResultSerializer(serializers.Serializer):
+    change = serializers.ListField(child=serializers.IntegerField(), help_text="Each seat's coin change.")
+    house = serializers.IntegerField(help_text="What the house keeps (tax and burned points).")
+    balances = serializers.ListField(child=serializers.IntegerField(), help_text="Balances after the round.")
+    paid = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="What each loser paid (capped by balance).",
+    )
+    shares = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Each winner's share of the pool, before tax.",
+    )
+    pool = serializers.IntegerField(required=False, help_text="What the losers paid in all.")
+    tax = serializers.IntegerField(required=False, help_text="The tax the house took from the winners.")
+
+
+class RoundResultSerializer(serializers.Serializer):
+    transfers = TransferSerializer(many=True, help_text="Every payment, in order, with its event and reason.")
+    net = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Each seat's sum of transfers; net plus house sums to 0."
+    )
+    house = serializers.IntegerField(help_text="Points burned to the house.")
+    events = EventReportSerializer(many=True, help_text="What each event did, and how each winner scored.")
+    winners = serializers.ListField(child=seat(), help_text="The winners in the order they won.")
+    finished = serializers.BooleanField(help_text="Whether the round has ended.")
+    next_dealer = seat("The next dealer; null while unfinished and under the dice rule.", allow_null=True)
+    state = serializers.DictField(
+        required=False,
+        help_text="The round after its last event: active seats, winners, escaped, every kong payment "
+        "and its state (paid, transferred, refunded).",
+    )
+    coins = CoinsResultSerializer(required=False, help_text="Only when coins were sent.")
