@@ -1,0 +1,113 @@
+"""The admin: groups, players and sessions are editable; rounds, versions and the ledger only viewable
+(a round changes through the correct/void services, which write reversing entries)."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import (
+    CoinEntry,
+    Group,
+    LedgerEntry,
+    Membership,
+    Player,
+    Round,
+    RoundVersion,
+    Session,
+    SessionSeat,
+    WinRecord,
+)
+
+
+class ReadOnlyAdminMixin:
+    """No add, change or delete: the rows are append-only history."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+
+
+class PlayerInline(admin.TabularInline):
+    model = Player
+    extra = 0
+
+
+@admin.register(Group)
+class GroupAdmin(admin.ModelAdmin):
+    list_display = ("name", "created")
+    search_fields = ("name",)
+    inlines = (MembershipInline, PlayerInline)
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "group", "user")
+    list_filter = ("group",)
+    search_fields = ("name",)
+
+
+class SessionSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = SessionSeat
+    extra = 0
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = ("name", "group", "status", "created", "closed")
+    list_filter = ("status", "group")
+    readonly_fields = ("rules", "coins_enabled", "room_coefficient", "starting_balances", "status", "closed")
+    inlines = (SessionSeatInline,)
+
+
+class RoundVersionInline(ReadOnlyAdminMixin, admin.StackedInline):
+    model = RoundVersion
+    extra = 0
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("session", "position", "version", "voided", "dealer", "created")
+    list_filter = ("voided", "session__group")
+    inlines = (RoundVersionInline,)
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "session",
+        "round",
+        "round_version",
+        "seat",
+        "player",
+        "is_house",
+        "points",
+        "reason",
+        "event_index",
+        "reverses",
+    )
+    list_filter = ("reason", "is_house", "session__group")
+    list_select_related = ("session", "round", "round_version", "player", "reverses")
+
+
+@admin.register(CoinEntry)
+class CoinEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("id", "session", "round", "seat", "is_house", "coins", "reverses")
+    list_select_related = ("session", "round", "reverses")
+
+
+@admin.register(WinRecord)
+class WinRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("id", "session", "round", "version", "winner", "discarder", "self_draw", "fan")
+    list_select_related = ("session", "round", "winner", "discarder")

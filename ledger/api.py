@@ -1,0 +1,606 @@
+"""The stored-data REST API: thin views over ``selectors`` (reads) and ``services`` (writes).
+
+Every object is fetched through a selector scoped to the requester's groups, so another group's objects
+answer 404 whatever the method; roles are checked by the services (403).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db.models import Prefetch
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from calculator.engine.errors import EngineError
+
+from . import selectors, services
+from .models import LedgerEntry, Membership, RoundVersion
+from .serializers import (
+    ROUND_BODY_EXAMPLE,
+    AccountCreateSerializer,
+    AccountSerializer,
+    AuthTokenRequestSerializer,
+    AuthTokenSerializer,
+    EntrySerializer,
+    GroupCreateSerializer,
+    GroupSerializer,
+    LedgerErrorSerializer,
+    MemberAddSerializer,
+    MemberRoleSerializer,
+    MembershipSerializer,
+    PlayerCreateSerializer,
+    PlayerSerializer,
+    RoundBodySerializer,
+    RoundDetailSerializer,
+    RoundSerializer,
+    SessionCreateSerializer,
+    SessionSerializer,
+    SettleUpSerializer,
+    StandingsSerializer,
+    StatisticsSerializer,
+    TotalsSerializer,
+)
+
+ERRORS = {
+    400: OpenApiResponse(LedgerErrorSerializer, description="Invalid input: the field (or event) and why."),
+    401: OpenApiResponse(LedgerErrorSerializer, description="Not logged in."),
+    403: OpenApiResponse(LedgerErrorSerializer, description="Your role in the group does not allow this."),
+    404: OpenApiResponse(LedgerErrorSerializer, description="No such object among your groups."),
+}
+READ_ERRORS = {code: ERRORS[code] for code in (401, 404)}
+CONFLICTS = {
+    409: OpenApiResponse(LedgerErrorSerializer, description="The session is closed (or the round voided)."),
+}
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description=(
+        "Any unique string (a UUID) per round. Sending the same key again returns the round already "
+        "stored, with header Idempotent-Replayed: true; the same key with a different body is a 422."
+    ),
+)
+MAX_KEY_LENGTH = 255
+
+
+def _id_parameter(name: str, what: str) -> OpenApiParameter:
+    return OpenApiParameter(name, OpenApiTypes.INT, OpenApiParameter.PATH, description=f"The {what}'s id.")
+
+
+GROUP_ID = _id_parameter("group_id", "group")
+SESSION_ID = _id_parameter("session_id", "session")
+ROUND_ID = _id_parameter("round_id", "round")
+MEMBER_ID = _id_parameter("member_id", "membership")
+
+
+def _body(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+# --- accounts --------------------------------------------------------------------------------------------
+
+
+class SignUpThrottle(AnonRateThrottle):
+    rate = "20/hour"
+
+
+class AccountCreateView(APIView):
+    """Open sign-up: anyone may create an account (a home app); an account sees nothing until a group
+    owner adds it or it creates a group of its own."""
+
+    permission_classes = (AllowAny,)
+    authentication_classes = ()
+    throttle_classes = (SignUpThrottle,)
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Create an account",
+        request=AccountCreateSerializer,
+        responses={201: AccountSerializer, 400: ERRORS[400]},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        body = _body(AccountCreateSerializer, request)
+        user = services.account_create(username=body["username"], password=body["password"])
+        return Response({"id": user.pk, "username": user.get_username()}, status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    permission_classes = (AllowAny,)
+    authentication_classes = ()
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Exchange a user name and password for an API token",
+        description="Send the token as `Authorization: Token <token>` on every other call.",
+        request=AuthTokenRequestSerializer,
+        responses={200: AuthTokenSerializer, 400: ERRORS[400]},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        body = _body(AuthTokenRequestSerializer, request)
+        user = authenticate(request._request, username=body["username"], password=body["password"])
+        if user is None:
+            raise EngineError("password", "Wrong user name or password.", "用户名或密码错误。")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+# --- groups ----------------------------------------------------------------------------------------------
+
+
+class GroupListView(generics.GenericAPIView):
+    serializer_class = GroupSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.groups_with_role(self.request.user)
+
+    @extend_schema(
+        tags=["groups"], summary="Your groups", responses={200: GroupSerializer(many=True), **READ_ERRORS}
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(GroupSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Create a group (you become its owner)",
+        request=GroupCreateSerializer,
+        responses={201: GroupSerializer, 400: ERRORS[400], 401: ERRORS[401]},
+    )
+    def post(self, request: Request) -> Response:
+        body = _body(GroupCreateSerializer, request)
+        group = services.group_create(actor=request.user, name=body["name"])
+        created = selectors.groups_with_role(request.user).get(pk=group.pk)
+        return Response(GroupSerializer(created).data, status=status.HTTP_201_CREATED)
+
+
+class GroupDetailView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="A group",
+        parameters=[GROUP_ID],
+        responses={200: GroupSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.groups_with_role(request.user).filter(pk=group_id).first()
+        if group is None:
+            selectors.group_get(user=request.user, group_id=group_id)  # raises the 404
+        return Response(GroupSerializer(group).data)
+
+
+class MemberListView(generics.GenericAPIView):
+    serializer_class = MembershipSerializer
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Members of a group",
+        parameters=[GROUP_ID],
+        responses={200: MembershipSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        page = self.paginate_queryset(selectors.group_members(group))
+        return self.get_paginated_response(MembershipSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Add an account to a group (owners only)",
+        parameters=[GROUP_ID],
+        request=MemberAddSerializer,
+        responses={201: MembershipSerializer, **ERRORS},
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        body = _body(MemberAddSerializer, request)
+        membership = services.member_add(
+            actor=request.user, group=group, username=body["username"], role=body["role"]
+        )
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetailView(APIView):
+    def _membership(self, request: Request, group_id: int, member_id: int) -> Membership:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        return selectors.member_get(group=group, member_id=member_id)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Change a member's role (owners only)",
+        parameters=[GROUP_ID, MEMBER_ID],
+        request=MemberRoleSerializer,
+        responses={200: MembershipSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, group_id: int, member_id: int) -> Response:
+        membership = self._membership(request, group_id, member_id)
+        body = _body(MemberRoleSerializer, request)
+        membership = services.member_set_role(actor=request.user, membership=membership, role=body["role"])
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Remove a member (owners only)",
+        parameters=[GROUP_ID, MEMBER_ID],
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, group_id: int, member_id: int) -> Response:
+        membership = self._membership(request, group_id, member_id)
+        services.member_remove(actor=request.user, membership=membership)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerListView(generics.GenericAPIView):
+    serializer_class = PlayerSerializer
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Players of a group",
+        parameters=[GROUP_ID],
+        responses={200: PlayerSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        page = self.paginate_queryset(selectors.group_players(group))
+        return self.get_paginated_response(PlayerSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Add a player (a name at the table)",
+        parameters=[GROUP_ID],
+        request=PlayerCreateSerializer,
+        responses={201: PlayerSerializer, **ERRORS},
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        body = _body(PlayerCreateSerializer, request)
+        player = services.player_add(actor=request.user, group=group, name=body["name"])
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class StandingsView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="Standings: each player's points across the group's sessions",
+        parameters=[GROUP_ID],
+        responses={200: StandingsSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        return Response({"group": group.pk, "standings": selectors.group_standings(group)})
+
+
+class StatisticsView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="Per-player statistics: hands won, self-draws, deal-ins, biggest fan, kong points, net per session",
+        parameters=[GROUP_ID],
+        responses={200: StatisticsSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        return Response({"group": group.pk, "players": selectors.group_statistics(group)})
+
+
+# --- sessions --------------------------------------------------------------------------------------------
+
+SESSION_EXAMPLE = OpenApiExample(
+    "Friday night with coins",
+    value={
+        "name": "周五晚",
+        "players": [1, 2, 3, 4],
+        "rules": {"preset": "chengdu", "cap_multiplier": 16},
+        "coins": {"room_coefficient": 100, "starting_balances": [10000, 10000, 10000, 10000]},
+    },
+    request_only=True,
+)
+
+
+class SessionListView(generics.GenericAPIView):
+    serializer_class = SessionSerializer
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Sessions of a group, newest first",
+        parameters=[GROUP_ID],
+        responses={200: SessionSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        page = self.paginate_queryset(selectors.group_sessions(group))
+        return self.get_paginated_response(SessionSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Start a session: four players in seat order, the rules, optional coins",
+        parameters=[GROUP_ID],
+        request=SessionCreateSerializer,
+        responses={201: SessionSerializer, **ERRORS},
+        examples=[SESSION_EXAMPLE],
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        body = _body(SessionCreateSerializer, request)
+        session = services.session_start(
+            actor=request.user,
+            group=group,
+            name=body["name"],
+            player_ids=body["players"],
+            rules=body.get("rules"),
+            coins=body.get("coins"),
+        )
+        return Response(SessionSerializer(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDetailView(APIView):
+    @extend_schema(
+        tags=["sessions"],
+        summary="A session",
+        parameters=[SESSION_ID],
+        responses={200: SessionSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        return Response(SessionSerializer(session).data)
+
+
+class SessionCloseView(APIView):
+    @extend_schema(
+        tags=["sessions"],
+        summary="Close a session: it takes no more rounds or corrections",
+        parameters=[SESSION_ID],
+        request=None,
+        responses={200: SessionSerializer, **ERRORS},
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        session = services.session_close(actor=request.user, session=session)
+        return Response(SessionSerializer(session).data)
+
+
+class TotalsView(APIView):
+    @extend_schema(
+        tags=["sessions"],
+        summary="Running totals per seat (points and coin balances)",
+        parameters=[SESSION_ID],
+        responses={200: TotalsSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        return Response(TotalsSerializer(selectors.session_totals(session)).data)
+
+
+class SettleUpView(APIView):
+    @extend_schema(
+        tags=["sessions"],
+        summary="Settle-up proposal: who pays whom, in the fewest payments",
+        parameters=[SESSION_ID],
+        responses={200: SettleUpSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        return Response(selectors.session_settle_up(session))
+
+
+class LedgerView(generics.GenericAPIView):
+    serializer_class = EntrySerializer
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="The session's ledger: every entry, reversals included, oldest first",
+        parameters=[SESSION_ID],
+        responses={200: EntrySerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        page = self.paginate_queryset(selectors.ledger_entries(session))
+        return self.get_paginated_response(EntrySerializer(page, many=True).data)
+
+
+# --- rounds ----------------------------------------------------------------------------------------------
+
+
+class RoundListView(generics.GenericAPIView):
+    serializer_class = RoundSerializer
+
+    @extend_schema(
+        tags=["rounds"],
+        summary="Rounds of a session, in order",
+        parameters=[SESSION_ID],
+        responses={200: RoundSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        page = self.paginate_queryset(selectors.session_rounds(session))
+        return self.get_paginated_response(RoundSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["rounds"],
+        summary="Record a round (the settle body without rules; coins come from the session)",
+        parameters=[SESSION_ID, IDEMPOTENCY_KEY],
+        request=RoundBodySerializer,
+        responses={
+            201: RoundSerializer,
+            **ERRORS,
+            **CONFLICTS,
+            422: OpenApiResponse(
+                LedgerErrorSerializer, description="Idempotency-Key reused for another round."
+            ),
+        },
+        examples=[ROUND_BODY_EXAMPLE],
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        key = _idempotency_key(request)
+        round_, created = services.round_record(
+            actor=request.user, session=session, body=request.data, idempotency_key=key
+        )
+        headers = {} if created else {"Idempotent-Replayed": "true"}
+        return Response(_round_data(round_), status=status.HTTP_201_CREATED, headers=headers)
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not key.strip() or len(key) > MAX_KEY_LENGTH:
+        raise EngineError(
+            "Idempotency-Key",
+            f"The Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
+            f"Idempotency-Key 须为 1 到 {MAX_KEY_LENGTH} 个字符。",
+        )
+    return key
+
+
+def _round_data(round_: Any) -> dict[str, Any]:
+    stored = selectors.session_rounds(round_.session).get(pk=round_.pk)
+    return RoundSerializer(stored).data
+
+
+class RoundDetailView(APIView):
+    @extend_schema(
+        tags=["rounds"],
+        summary="A round with its history: every version and its ledger entries",
+        parameters=[ROUND_ID],
+        responses={200: RoundDetailSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_get(user=request.user, round_id=round_id)
+        versions = (
+            RoundVersion.objects.order_by("version")
+            .select_related("created_by")
+            .prefetch_related(Prefetch("entries", queryset=LedgerEntry.objects.order_by("id")))
+        )
+        stored = (
+            selectors.session_rounds(round_.session)
+            .prefetch_related(Prefetch("versions", queryset=versions))
+            .get(pk=round_.pk)
+        )
+        return Response(RoundDetailSerializer(stored).data)
+
+
+class RoundCorrectView(APIView):
+    @extend_schema(
+        tags=["rounds"],
+        summary="Correct a round: reversing entries for its current version, then the new version's",
+        parameters=[ROUND_ID],
+        request=RoundBodySerializer,
+        responses={200: RoundSerializer, **ERRORS, **CONFLICTS},
+        examples=[ROUND_BODY_EXAMPLE],
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_get(user=request.user, round_id=round_id)
+        round_ = services.round_correct(actor=request.user, round_=round_, body=request.data)
+        return Response(_round_data(round_))
+
+
+class RoundVoidView(APIView):
+    @extend_schema(
+        tags=["rounds"],
+        summary="Void a round: reversing entries; it no longer counts",
+        parameters=[ROUND_ID],
+        request=None,
+        responses={200: RoundSerializer, **ERRORS, **CONFLICTS},
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_get(user=request.user, round_id=round_id)
+        round_ = services.round_void(actor=request.user, round_=round_)
+        return Response(_round_data(round_))
+
+
+# --- CSV export --------------------------------------------------------------------------------------------
+
+
+class CsvRenderer(BaseRenderer):
+    """Lets a client ask for text/csv; errors on that path still come out as JSON text."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        return JSONRenderer().render(data)
+
+
+class _Echo:
+    """A file-like object whose write returns the line, so csv.writer can feed a generator."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def neutralise(cell: object) -> object:
+    """Keep spreadsheet formulas out: text starting with = + - @ (or a tab/CR) gets a leading quote.
+
+    Numbers stay numbers, negative ones included: only text cells are touched.
+    """
+    if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + cell
+    return cell
+
+
+def export_rows(session: Any) -> Iterator[list[object]]:
+    """The session as rows: a header, one row per round (net points per player), a total row."""
+    seats = selectors.session_seats(session)
+    names = [seat.player.name for seat in seats]
+    coins = selectors.round_coins(session) if session.coins_enabled else None
+    coin_headers = [f"{name} 游戏币 coins" for name in names] if coins is not None else []
+    yield ["局 round", "版本 version", "状态 status", "庄 dealer", *names, "房间 house", *coin_headers]
+    totals = [0] * len(names)
+    for round_ in selectors.iter_round_net(session):
+        net = [int(getattr(round_, f"net_{seat}") or 0) for seat in range(len(names))]
+        totals = [total + value for total, value in zip(totals, net, strict=True)]
+        state = "作废 voided" if round_.voided else ("更正 corrected" if round_.version > 1 else "")
+        coin_cells = coins.get(round_.pk, [0] * len(names)) if coins is not None else []
+        yield [
+            round_.position,
+            round_.version,
+            state,
+            names[round_.dealer],
+            *net,
+            int(round_.net_house or 0),
+            *coin_cells,
+        ]
+    yield ["合计 total", "", "", "", *totals]
+
+
+def export_lines(session: Any) -> Iterator[str]:
+    writer = csv.writer(_Echo())
+    yield "\ufeff"  # the BOM: spreadsheets then read the file as UTF-8 and show the Chinese names
+    for row in export_rows(session):
+        yield writer.writerow([neutralise(cell) for cell in row])
+
+
+class ExportView(APIView):
+    renderer_classes = (JSONRenderer, CsvRenderer)
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="The session as CSV: one row per round, net points per player (UTF-8 with BOM)",
+        parameters=[SESSION_ID],
+        responses={(200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS},
+    )
+    def get(self, request: Request, session_id: int) -> StreamingHttpResponse:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        response = StreamingHttpResponse(
+            (line.encode("utf-8") for line in export_lines(session)), content_type="text/csv; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="session-{session.pk}.csv"'
+        return response

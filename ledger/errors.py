@@ -1,0 +1,59 @@
+"""The ledger's refusals that are not bad input: a closed session, a reused idempotency key.
+
+They carry the same body shape as ``EngineError.to_dict()`` (field, detail, detail_zh, errors), so a
+client parses every error of the API one way.
+"""
+
+from rest_framework import status
+from rest_framework.exceptions import APIException
+
+
+class LedgerRefusal(APIException):
+    status_code = status.HTTP_409_CONFLICT
+
+    def __init__(self, field: str, message: str, message_zh: str):
+        super().__init__()
+        self.field = field
+        self.message = message
+        self.message_zh = message_zh
+        self.detail = {
+            "field": field,
+            "detail": message,
+            "detail_zh": message_zh,
+            "errors": {field: [message]},
+        }
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class SessionClosedError(LedgerRefusal):
+    """A closed session takes no new rounds, corrections or voids."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "session",
+            "This session is closed: it takes no new rounds or corrections.",
+            "本场已结束，不能再记录或更正。",
+        )
+
+
+class RoundVoidedError(LedgerRefusal):
+    def __init__(self) -> None:
+        super().__init__(
+            "round", "This round was voided: it can no longer be corrected.", "这一局已作废，不能再更正。"
+        )
+
+
+class IdempotencyKeyReusedError(LedgerRefusal):
+    """The same Idempotency-Key sent again with a different round (RFC draft: 422)."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Idempotency-Key",
+            "This Idempotency-Key was already used for a different round in this session: "
+            "send a new key for a new round.",
+            "这个 Idempotency-Key 已用于本场的另一局：新的一局请使用新的 key。",
+        )

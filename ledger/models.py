@@ -1,0 +1,327 @@
+"""Groups, sessions, rounds and the append-only ledger.
+
+A round is stored as its events plus the transfers they produced. Each transfer becomes two
+``LedgerEntry`` rows (the payer's negative, the receiver's positive; the house is a row with no seat), so
+"every round balances, the house included" is ``Sum(points) == 0`` and a seat's total is one ``Sum``.
+Correcting or voiding a round appends a new ``RoundVersion`` whose rows first reverse the previous
+version's rows; no entry is ever updated or deleted, and totals stay plain sums over all rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+SEATS = 4
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", "owner"
+    SCOREKEEPER = "scorekeeper", "scorekeeper"
+    VIEWER = "viewer", "viewer"
+
+
+WRITER_ROLES = (Role.OWNER, Role.SCOREKEEPER)
+
+
+class Group(models.Model):
+    """A circle of friends who play together."""
+
+    name = models.CharField(max_length=100)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=12, choices=Role.choices)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        constraints = (
+            models.UniqueConstraint(fields=("user", "group"), name="membership_once_per_group"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_known"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group} ({self.role})"
+
+
+class Player(models.Model):
+    """A name at the table, optionally linked to an account."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=50)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        constraints = (models.UniqueConstraint(fields=("group", "name"), name="player_name_unique_in_group"),)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SessionStatus(models.TextChoices):
+    OPEN = "open", "open"
+    CLOSED = "closed", "closed"
+
+
+class Session(models.Model):
+    """One sitting of four players: its rules (preset + overrides) and optional coins."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
+    name = models.CharField(max_length=100)
+    rules = models.JSONField(default=dict)  # Rules.overrides(): validated by Rules.from_dict on the way in
+    coins_enabled = models.BooleanField(default=False)
+    room_coefficient = models.PositiveIntegerField(null=True, blank=True)
+    starting_balances = models.JSONField(null=True, blank=True)  # [int, int, int, int] when coins are on
+    status = models.CharField(max_length=6, choices=SessionStatus.choices, default=SessionStatus.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+    closed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = (
+            models.CheckConstraint(condition=Q(status__in=SessionStatus.values), name="session_status_known"),
+            models.CheckConstraint(
+                condition=Q(status=SessionStatus.OPEN, closed__isnull=True)
+                | Q(status=SessionStatus.CLOSED, closed__isnull=False),
+                name="session_closed_time_iff_closed",
+            ),
+            models.CheckConstraint(
+                condition=Q(coins_enabled=False)
+                | Q(room_coefficient__gte=1, starting_balances__isnull=False),
+                name="session_coins_configured",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == SessionStatus.OPEN
+
+
+class SessionSeat(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ("session", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=("session", "seat"), name="seat_once_per_session"),
+            models.UniqueConstraint(fields=("session", "player"), name="player_once_per_session"),
+            models.CheckConstraint(condition=Q(seat__gte=0, seat__lt=SEATS), name="seat_in_range"),
+        )
+
+
+class Round(models.Model):
+    """A hand played in a session. Its current events mirror its latest version."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rounds")
+    position = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    void_suits = models.JSONField(null=True, blank=True)
+    events = models.JSONField()
+    version = models.PositiveIntegerField(default=1)
+    voided = models.BooleanField(default=False)
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
+    request_fingerprint = models.CharField(max_length=64)  # sha256 of the canonical request body
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("session", "position")
+        constraints = (
+            models.UniqueConstraint(fields=("session", "position"), name="round_position_unique"),
+            models.UniqueConstraint(
+                fields=("session", "idempotency_key"),
+                condition=Q(idempotency_key__isnull=False),
+                name="round_idempotency_key_unique",
+            ),
+            models.CheckConstraint(condition=Q(position__gte=1), name="round_position_from_one"),
+            models.CheckConstraint(condition=Q(dealer__gte=0, dealer__lt=SEATS), name="round_dealer_seat"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="round_version_from_one"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.session} #{self.position}"
+
+
+class VersionKind(models.TextChoices):
+    RECORDED = "recorded", "recorded"
+    CORRECTED = "corrected", "corrected"
+    VOIDED = "voided", "voided"
+
+
+class RoundVersion(models.Model):
+    """One state of a round, as recorded, corrected or voided; never changed once written."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=9, choices=VersionKind.choices)
+    dealer = models.PositiveSmallIntegerField()
+    void_suits = models.JSONField(null=True, blank=True)
+    events = models.JSONField()
+    result = models.JSONField(null=True, blank=True)  # the settle response; null for a void
+    coin_balances_before = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("round", "version")
+        constraints = (
+            models.UniqueConstraint(fields=("round", "version"), name="round_version_unique"),
+            models.CheckConstraint(condition=Q(kind__in=VersionKind.values), name="round_version_kind_known"),
+            models.CheckConstraint(
+                condition=Q(kind=VersionKind.VOIDED) | Q(result__isnull=False),
+                name="round_version_result_unless_void",
+            ),
+        )
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    """Bulk changes of ledger rows are refused: the ledger only grows."""
+
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only: write a reversing entry instead")
+
+    def delete(self) -> NoReturn:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only: write a reversing entry instead")
+
+    # bulk_update would go through update(); refuse it by name too, so the message says why.
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> NoReturn:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only: write a reversing entry instead")
+
+
+class AppendOnlyError(Exception):
+    """An attempt to change or remove a ledger row."""
+
+
+class AppendOnlyModel(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError(f"{type(self).__name__} rows are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError(f"{type(self).__name__} rows are append-only: they are never deleted")
+
+
+class LedgerEntry(AppendOnlyModel):
+    """One side of one transfer: a seat's (or the house's) points, signed.
+
+    A reversing entry repeats the row it cancels with the sign flipped and ``reverses`` pointing at it.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="entries")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="entries")
+    round_version = models.ForeignKey(RoundVersion, on_delete=models.PROTECT, related_name="entries")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # null: the house
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    is_house = models.BooleanField(default=False)
+    points = models.IntegerField()
+    reason = models.CharField(max_length=20)
+    event_index = models.PositiveSmallIntegerField()
+    transfer_index = models.PositiveIntegerField()  # position of the transfer in the settle result
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        verbose_name_plural = "ledger entries"
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(is_house=True, seat__isnull=True, player__isnull=True)
+                | Q(is_house=False, seat__gte=0, seat__lt=SEATS, player__isnull=False),
+                name="ledger_entry_seat_or_house",
+            ),
+        )
+        indexes = (
+            # Covering indexes for the totals: per seat in a session, per player across a group.
+            models.Index(fields=("session", "seat", "points"), name="ledger_session_seat_points"),
+            models.Index(fields=("player", "session", "points"), name="ledger_player_points"),
+        )
+
+
+class CoinEntry(AppendOnlyModel):
+    """One seat's (or the house's) coin movement in one round version; reversed like ledger entries."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="coin_entries")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="coin_entries")
+    round_version = models.ForeignKey(RoundVersion, on_delete=models.PROTECT, related_name="coin_entries")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # null: the house
+    is_house = models.BooleanField(default=False)
+    coins = models.BigIntegerField()
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        verbose_name_plural = "coin entries"
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(is_house=True, seat__isnull=True)
+                | Q(is_house=False, seat__gte=0, seat__lt=SEATS),
+                name="coin_entry_seat_or_house",
+            ),
+        )
+        indexes = (models.Index(fields=("session", "seat", "coins"), name="coin_session_seat_coins"),)
+
+
+class WinRecord(AppendOnlyModel):
+    """One winner of one win event in one round version: what the statistics count.
+
+    Rows of superseded or voided versions stay; statistics count only a round's current, unvoided
+    version (``is_current`` is derived in the query, never stored).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wins")
+    round_version = models.ForeignKey(RoundVersion, on_delete=models.PROTECT, related_name="wins")
+    version = models.PositiveIntegerField()
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="wins")
+    event_index = models.PositiveSmallIntegerField()
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="wins")
+    discarder = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="deal_ins"
+    )
+    self_draw = models.BooleanField()
+    fan = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ("id",)
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(self_draw=True, discarder__isnull=True)
+                | Q(self_draw=False, discarder__isnull=False),
+                name="win_record_discarder_iff_not_self_draw",
+            ),
+        )

@@ -1,0 +1,308 @@
+"""Every read of the ledger app. Totals and statistics are database aggregates, never loops over rows.
+
+The ``*_for`` functions scope querysets to the groups a user belongs to: fetching through them makes
+another group's objects simply absent (404), never "found, then refused".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, F, JSONField, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.shortcuts import get_object_or_404
+
+from settlement.engine import settle_up
+
+from .models import (
+    SEATS,
+    CoinEntry,
+    Group,
+    LedgerEntry,
+    Membership,
+    Player,
+    Round,
+    RoundVersion,
+    Session,
+    SessionSeat,
+    WinRecord,
+)
+
+KONG_REASONS = ("direct_kong", "added_kong", "concealed_kong", "kong_transfer", "kong_refund")
+
+
+# --- scoping ------------------------------------------------------------------------------------------
+
+
+def groups_for(user: AbstractBaseUser) -> QuerySet[Group]:
+    return Group.objects.filter(memberships__user=user)
+
+
+def group_get(*, user: AbstractBaseUser, group_id: int) -> Group:
+    return get_object_or_404(groups_for(user), pk=group_id)
+
+
+def memberships_for(user: AbstractBaseUser) -> QuerySet[Membership]:
+    return Membership.objects.filter(group__memberships__user=user).select_related("user", "group")
+
+
+def players_for(user: AbstractBaseUser) -> QuerySet[Player]:
+    return Player.objects.filter(group__memberships__user=user)
+
+
+def sessions_for(user: AbstractBaseUser) -> QuerySet[Session]:
+    return Session.objects.filter(group__memberships__user=user).select_related("group")
+
+
+def session_get(*, user: AbstractBaseUser, session_id: int) -> Session:
+    return get_object_or_404(sessions_for(user), pk=session_id)
+
+
+def rounds_for(user: AbstractBaseUser) -> QuerySet[Round]:
+    return Round.objects.filter(session__group__memberships__user=user).select_related("session__group")
+
+
+def round_get(*, user: AbstractBaseUser, round_id: int) -> Round:
+    return get_object_or_404(rounds_for(user), pk=round_id)
+
+
+def groups_with_role(user: AbstractBaseUser) -> QuerySet[Group]:
+    """The user's groups, each with ``role``: the user's role in it."""
+    return Group.objects.filter(memberships__user=user).annotate(role=F("memberships__role")).order_by("id")
+
+
+def group_members(group: Group) -> QuerySet[Membership]:
+    return Membership.objects.filter(group=group).select_related("user").order_by("id")
+
+
+def member_get(*, group: Group, member_id: int) -> Membership:
+    return get_object_or_404(Membership.objects.select_related("user", "group"), group=group, pk=member_id)
+
+
+def group_players(group: Group) -> QuerySet[Player]:
+    return Player.objects.filter(group=group).select_related("user").order_by("id")
+
+
+def group_sessions(group: Group) -> QuerySet[Session]:
+    return Session.objects.filter(group=group).prefetch_related("seats__player").order_by("-id")
+
+
+def role_of(*, user: AbstractBaseUser, group: Group) -> str | None:
+    return Membership.objects.filter(user=user, group=group).values_list("role", flat=True).first()
+
+
+# --- a session ---------------------------------------------------------------------------------------
+
+
+def session_seats(session: Session) -> list[SessionSeat]:
+    return list(SessionSeat.objects.filter(session=session).select_related("player").order_by("seat"))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTotal:
+    seat: int
+    player_id: int
+    player_name: str
+    points: int
+    coins: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTotals:
+    seats: tuple[SeatTotal, ...]
+    house: int
+    house_coins: int | None
+    rounds: int
+
+
+def session_totals(session: Session) -> SessionTotals:
+    """Running totals per seat (three queries: seats, points, coins; a fourth counts the rounds)."""
+    points = dict(
+        LedgerEntry.objects.filter(session=session)
+        .values("seat")
+        .annotate(total=Sum("points"))
+        .values_list("seat", "total")
+        .order_by()
+    )
+    coins: dict[int | None, int] = {}
+    if session.coins_enabled:
+        coins = dict(
+            CoinEntry.objects.filter(session=session)
+            .values("seat")
+            .annotate(total=Sum("coins"))
+            .values_list("seat", "total")
+            .order_by()
+        )
+    starting = session.starting_balances or [0] * SEATS
+    seats = tuple(
+        SeatTotal(
+            seat=seat.seat,
+            player_id=seat.player_id,
+            player_name=seat.player.name,
+            points=int(points.get(seat.seat) or 0),
+            coins=int(starting[seat.seat]) + int(coins.get(seat.seat) or 0)
+            if session.coins_enabled
+            else None,
+        )
+        for seat in session_seats(session)
+    )
+    return SessionTotals(
+        seats=seats,
+        house=int(points.get(None) or 0),
+        house_coins=int(coins.get(None) or 0) if session.coins_enabled else None,
+        rounds=Round.objects.filter(session=session, voided=False).count(),
+    )
+
+
+def session_settle_up(session: Session) -> dict[str, Any]:
+    """Who pays whom to bring every total to zero; burned points appear as a payment to the house."""
+    totals = session_totals(session)
+    balances = [seat.points for seat in totals.seats]
+    names = [seat.player_name for seat in totals.seats]
+    if totals.house:
+        balances.append(totals.house)
+    payments = []
+    for payment in settle_up(balances):
+        payments.append(
+            {
+                "from": _party(payment.frm),
+                "from_name": _party_name(payment.frm, names),
+                "to": _party(payment.to),
+                "to_name": _party_name(payment.to, names),
+                "amount": payment.amount,
+            }
+        )
+    return {"balances": [seat.points for seat in totals.seats], "house": totals.house, "payments": payments}
+
+
+def _party(index: int) -> int | str:
+    return "house" if index == SEATS else index
+
+
+def _party_name(index: int, names: list[str]) -> str:
+    return "房间 house" if index == SEATS else names[index]
+
+
+def ledger_entries(session: Session) -> QuerySet[LedgerEntry]:
+    return (
+        LedgerEntry.objects.filter(session=session)
+        .select_related("round", "round_version", "player")
+        .order_by("id")
+    )
+
+
+def session_rounds(session: Session) -> QuerySet[Round]:
+    """The session's rounds in order, each with ``result``: its current version's settle response."""
+    current = RoundVersion.objects.filter(round=OuterRef("pk"), version=OuterRef("version")).values("result")[
+        :1
+    ]
+    return (
+        Round.objects.filter(session=session)
+        .annotate(result=Subquery(current, output_field=JSONField()))
+        .order_by("position")
+    )
+
+
+def round_versions(round_: Round) -> QuerySet[RoundVersion]:
+    return RoundVersion.objects.filter(round=round_).order_by("version").select_related("created_by")
+
+
+def round_net(session: Session) -> QuerySet[Round]:
+    """Each round with its net points per seat and for the house: one query, streamable."""
+    sums = {f"net_{seat}": Sum("entries__points", filter=Q(entries__seat=seat)) for seat in range(SEATS)}
+    return (
+        Round.objects.filter(session=session)
+        .annotate(**sums, net_house=Sum("entries__points", filter=Q(entries__is_house=True)))
+        .order_by("position")
+    )
+
+
+def round_coins(session: Session) -> dict[int, list[int]]:
+    """Coin change per round and seat (only asked for sessions with coins; one aggregate query)."""
+    change: dict[int, list[int]] = {}
+    rows = (
+        CoinEntry.objects.filter(session=session, is_house=False)
+        .values("round_id", "seat")
+        .annotate(total=Sum("coins"))
+        .values_list("round_id", "seat", "total")
+        .order_by()
+    )
+    for round_id, seat, total in rows:
+        change.setdefault(round_id, [0] * SEATS)[seat] = int(total)
+    return change
+
+
+def iter_round_net(session: Session) -> Iterator[Round]:
+    return round_net(session).iterator(chunk_size=500)
+
+
+# --- a group ------------------------------------------------------------------------------------------
+
+
+def group_standings(group: Group) -> list[dict[str, Any]]:
+    """Every player's points across the group's sessions, best first (one aggregate query)."""
+    rows = (
+        Player.objects.filter(group=group)
+        .annotate(
+            points=Sum("entries__points"),
+            sessions=Count("entries__session", distinct=True),
+        )
+        .order_by(F("points").desc(nulls_last=True), "name")
+        .values("id", "name", "points", "sessions")
+    )
+    return [{**row, "points": row["points"] or 0} for row in rows]
+
+
+def group_statistics(group: Group) -> list[dict[str, Any]]:
+    """Per player: hands won, self-draws, deal-ins, biggest fan, net kong points and net per session.
+
+    Wins count only each round's current version (a corrected round counts as corrected; a voided one
+    not at all). Four aggregate queries, merged by player id.
+    """
+    current_wins = WinRecord.objects.filter(session__group=group, version=F("round__version"))
+    won = {
+        row["winner"]: row
+        for row in current_wins.values("winner").annotate(
+            hands_won=Count("id"), self_draws=Count("id", filter=Q(self_draw=True)), biggest_fan=Max("fan")
+        )
+    }
+    dealt_in = dict(
+        current_wins.filter(discarder__isnull=False)
+        .values("discarder")
+        .annotate(n=Count("id"))
+        .values_list("discarder", "n")
+        .order_by()
+    )
+    entries = LedgerEntry.objects.filter(session__group=group, is_house=False)
+    kongs = dict(
+        entries.filter(reason__in=KONG_REASONS)
+        .values("player")
+        .annotate(total=Sum("points"))
+        .values_list("player", "total")
+        .order_by()
+    )
+    per_session: dict[int, list[dict[str, Any]]] = {}
+    session_rows = (
+        entries.values("player", "session", "session__name")
+        .annotate(points=Sum("points"))
+        .order_by("player", "session")
+    )
+    for row in session_rows:
+        per_session.setdefault(row["player"], []).append(
+            {"session": row["session"], "name": row["session__name"], "points": row["points"]}
+        )
+    return [
+        {
+            "player": player.id,
+            "name": player.name,
+            "hands_won": won.get(player.id, {}).get("hands_won", 0),
+            "self_draws": won.get(player.id, {}).get("self_draws", 0),
+            "dealt_in": dealt_in.get(player.id, 0),
+            "biggest_fan": won.get(player.id, {}).get("biggest_fan"),
+            "kong_points": int(kongs.get(player.id) or 0),
+            "sessions": per_session.get(player.id, []),
+        }
+        for player in Player.objects.filter(group=group).order_by("id")
+    ]

@@ -1,0 +1,318 @@
+"""Shapes of the stored-data API. Input serializers only describe bodies for the schema and check the
+envelope; the services (and the engine behind them) validate the meaning, with the same messages as
+``POST /api/v1/settle/``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema_field
+from rest_framework import serializers
+
+from .models import LedgerEntry, Membership, Player, Role, Round, RoundVersion, Session
+
+# --- accounts --------------------------------------------------------------------------------------------
+
+
+class AccountCreateSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
+
+
+class AccountSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class AuthTokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
+class AuthTokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+# --- groups, members, players ---------------------------------------------------------------------------
+
+
+class GroupCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+
+
+class GroupSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    created = serializers.DateTimeField()
+    role = serializers.ChoiceField(choices=Role.choices, help_text="Your role in this group.")
+
+
+class MemberAddSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberRoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = Membership
+        fields = ("id", "username", "role", "created")
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=50)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", allow_null=True, default=None)
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "username", "created")
+
+
+# --- sessions ------------------------------------------------------------------------------------------
+
+
+class CoinsSetupSerializer(serializers.Serializer):
+    room_coefficient = serializers.IntegerField(min_value=1, max_value=1_000_000)
+    starting_balances = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), min_length=4, max_length=4
+    )
+
+
+class SessionCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=4,
+        max_length=4,
+        help_text="Four player ids in seat order.",
+    )
+    rules = serializers.DictField(
+        required=False, allow_null=True, help_text='A preset plus overrides, e.g. {"preset": "chengdu"}.'
+    )
+    coins = CoinsSetupSerializer(required=False, allow_null=True)
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    players = serializers.SerializerMethodField()
+    coins = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Session
+        fields = ("id", "group", "name", "players", "rules", "coins", "status", "created", "closed")
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_players(self, session: Session) -> list[dict[str, Any]]:
+        return SeatSerializer(session.seats.all(), many=True).data
+
+    @extend_schema_field(CoinsSetupSerializer(allow_null=True))
+    def get_coins(self, session: Session) -> dict[str, Any] | None:
+        if not session.coins_enabled:
+            return None
+        return {"room_coefficient": session.room_coefficient, "starting_balances": session.starting_balances}
+
+
+# --- rounds --------------------------------------------------------------------------------------------
+
+
+class RoundBodySerializer(serializers.Serializer):
+    """The body of ``POST /api/v1/settle/`` without ``rules`` and ``coins`` (the session supplies both)."""
+
+    dealer = serializers.IntegerField(min_value=0, max_value=3)
+    void_suits = serializers.ListField(
+        child=serializers.ChoiceField(choices=["m", "p", "s"], allow_null=True),
+        min_length=4,
+        max_length=4,
+        required=False,
+        allow_null=True,
+    )
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="Events as in POST /api/v1/settle/."
+    )
+
+
+ROUND_BODY_EXAMPLE = OpenApiExample(
+    "B self-draws a 清一色",
+    value={
+        "dealer": 0,
+        "void_suits": ["s", "m", "p", "m"],
+        "events": [{"type": "win", "from": None, "winners": [{"player": 1, "fan": 3}]}],
+    },
+    request_only=True,
+)
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    result = serializers.JSONField(
+        allow_null=True, help_text="The settle response of the current version (null once voided)."
+    )
+
+    class Meta:
+        model = Round
+        fields = (
+            "id",
+            "session",
+            "position",
+            "version",
+            "voided",
+            "dealer",
+            "void_suits",
+            "events",
+            "result",
+            "created",
+        )
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    position = serializers.IntegerField(source="round.position")
+    version = serializers.IntegerField(source="round_version.version")
+    player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
+    event = serializers.IntegerField(source="event_index")
+    house = serializers.BooleanField(source="is_house")
+
+    class Meta:
+        model = LedgerEntry
+        fields = (
+            "id",
+            "round",
+            "position",
+            "version",
+            "seat",
+            "player",
+            "player_name",
+            "house",
+            "points",
+            "reason",
+            "event",
+            "transfer_index",
+            "reverses",
+            "created",
+        )
+
+
+class VersionEntrySerializer(serializers.ModelSerializer):
+    event = serializers.IntegerField(source="event_index")
+    house = serializers.BooleanField(source="is_house")
+
+    class Meta:
+        model = LedgerEntry
+        fields = ("id", "seat", "player", "house", "points", "reason", "event", "transfer_index", "reverses")
+
+
+class RoundVersionSerializer(serializers.ModelSerializer):
+    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    entries = VersionEntrySerializer(many=True)
+
+    class Meta:
+        model = RoundVersion
+        fields = (
+            "version",
+            "kind",
+            "dealer",
+            "void_suits",
+            "events",
+            "result",
+            "coin_balances_before",
+            "created_by",
+            "created",
+            "entries",
+        )
+
+
+class RoundDetailSerializer(RoundSerializer):
+    history = RoundVersionSerializer(many=True, source="versions")
+
+    class Meta(RoundSerializer.Meta):
+        fields = (*RoundSerializer.Meta.fields, "history")
+
+
+# --- totals, settle-up, standings ------------------------------------------------------------------------
+
+
+class SeatTotalSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player_name")
+    points = serializers.IntegerField()
+    coins = serializers.IntegerField(allow_null=True, help_text="Coin balance now (null without coins).")
+
+
+class TotalsSerializer(serializers.Serializer):
+    rounds = serializers.IntegerField(help_text="Rounds that count (voided ones do not).")
+    seats = SeatTotalSerializer(many=True)
+    house = serializers.IntegerField(help_text="Burned points; the seats plus the house sum to 0.")
+    house_coins = serializers.IntegerField(allow_null=True)
+
+
+class SettleUpPaymentSerializer(serializers.Serializer):
+    from_ = serializers.JSONField(help_text="A seat (0..3).")
+    from_name = serializers.CharField()
+    to = serializers.JSONField(help_text='A seat (0..3), or "house" for burned points.')
+    to_name = serializers.CharField()
+    amount = serializers.IntegerField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class SettleUpSerializer(serializers.Serializer):
+    balances = serializers.ListField(child=serializers.IntegerField())
+    house = serializers.IntegerField()
+    payments = SettleUpPaymentSerializer(many=True)
+
+
+class StandingSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    sessions = serializers.IntegerField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    group = serializers.IntegerField()
+    standings = StandingSerializer(many=True)
+
+
+class SessionNetSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+
+
+class PlayerStatisticsSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    hands_won = serializers.IntegerField()
+    self_draws = serializers.IntegerField()
+    dealt_in = serializers.IntegerField(help_text="Wins on this player's discard (one per winner).")
+    biggest_fan = serializers.IntegerField(allow_null=True)
+    kong_points = serializers.IntegerField(help_text="Net points from kong payments, transfers and refunds.")
+    sessions = SessionNetSerializer(many=True)
+
+
+class StatisticsSerializer(serializers.Serializer):
+    group = serializers.IntegerField()
+    players = PlayerStatisticsSerializer(many=True)
+
+
+class LedgerErrorSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    detail = serializers.CharField()
+    detail_zh = serializers.CharField()
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    event = serializers.IntegerField(required=False)

@@ -1,0 +1,549 @@
+"""Every write of the ledger app: keyword-only, typed, one transaction each (HackSoft style).
+
+Objects arrive already scoped to the actor's groups (the selectors return 404 for anything else);
+services check the actor's role and refuse with ``PermissionDenied``. Bad input raises ``EngineError``
+(a 400 naming the field), a closed session or a reused idempotency key a ``LedgerRefusal`` (409/422).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+
+from calculator.engine.errors import EngineError
+from calculator.engine.requests import request_object, rules_from
+from calculator.engine.rules import Rules
+from settlement.engine import settle_round
+
+from .errors import IdempotencyKeyReusedError, RoundVoidedError, SessionClosedError
+from .models import (
+    SEATS,
+    WRITER_ROLES,
+    CoinEntry,
+    Group,
+    LedgerEntry,
+    Membership,
+    Player,
+    Role,
+    Round,
+    RoundVersion,
+    Session,
+    SessionSeat,
+    SessionStatus,
+    VersionKind,
+    WinRecord,
+)
+
+ROUND_FIELDS = frozenset({"dealer", "void_suits", "events"})
+ROUND_REQUIRED = ("dealer", "events")
+MAX_COINS = 10**12
+
+
+# --- accounts and groups -------------------------------------------------------------------------------
+
+
+def account_create(*, username: str, password: str) -> AbstractBaseUser:
+    """A new login. Password rules are Django's validators; a taken name is a 400 on ``username``."""
+    user_model = get_user_model()
+    username = username.strip()
+    if not username:
+        raise EngineError("username", "Choose a user name.", "请填写用户名。")
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise EngineError("username", "This user name is taken.", "该用户名已被使用。")
+    try:
+        validate_password(password, user_model(username=username))
+    except DjangoValidationError as error:
+        raise EngineError("password", " ".join(error.messages), " ".join(error.messages)) from None
+    with transaction.atomic():
+        return user_model.objects.create_user(username=username, password=password)
+
+
+@transaction.atomic
+def group_create(*, actor: AbstractBaseUser, name: str) -> Group:
+    """A new group; its creator is its first owner."""
+    group = Group.objects.create(name=_required_text(name, "name", 100))
+    Membership.objects.create(user=actor, group=group, role=Role.OWNER)
+    return group
+
+
+def require_role(*, actor: AbstractBaseUser, group: Group, roles: Sequence[str]) -> None:
+    """403 unless the actor holds one of ``roles`` in ``group``."""
+    if not Membership.objects.filter(user=actor, group=group, role__in=roles).exists():
+        raise PermissionDenied("Your role in this group does not allow this. 你在本组的角色无权执行此操作。")
+
+
+@transaction.atomic
+def member_add(*, actor: AbstractBaseUser, group: Group, username: str, role: str) -> Membership:
+    require_role(actor=actor, group=group, roles=(Role.OWNER,))
+    _check_role(role)
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise EngineError(
+            "username", f"No account is called {username!r}.", f"没有名为 {username!r} 的账号。"
+        )
+    if Membership.objects.filter(user=user, group=group).exists():
+        raise EngineError("username", f"{username} is already a member.", f"{username} 已经是成员。")
+    return Membership.objects.create(user=user, group=group, role=role)
+
+
+@transaction.atomic
+def member_set_role(*, actor: AbstractBaseUser, membership: Membership, role: str) -> Membership:
+    require_role(actor=actor, group=membership.group, roles=(Role.OWNER,))
+    _check_role(role)
+    if membership.role == Role.OWNER and role != Role.OWNER:
+        _keep_an_owner(membership)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, actor: AbstractBaseUser, membership: Membership) -> None:
+    require_role(actor=actor, group=membership.group, roles=(Role.OWNER,))
+    if membership.role == Role.OWNER:
+        _keep_an_owner(membership)
+    membership.delete()
+
+
+def _keep_an_owner(membership: Membership) -> None:
+    others = Membership.objects.filter(group_id=membership.group_id, role=Role.OWNER).exclude(
+        pk=membership.pk
+    )
+    if not others.select_for_update().exists():
+        raise EngineError("role", "A group needs at least one owner.", "每个组至少要有一位组长（owner）。")
+
+
+def _check_role(role: str) -> None:
+    if role not in Role.values:
+        raise EngineError(
+            "role",
+            f"role must be one of {', '.join(Role.values)}.",
+            "角色只能是 owner、scorekeeper 或 viewer。",
+        )
+
+
+@transaction.atomic
+def player_add(
+    *, actor: AbstractBaseUser, group: Group, name: str, user: AbstractBaseUser | None = None
+) -> Player:
+    require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    name = _required_text(name, "name", 50)
+    if Player.objects.filter(group=group, name=name).exists():
+        raise EngineError(
+            "name", f"There is already a player called {name} in this group.", f"本组已有名为 {name} 的玩家。"
+        )
+    return Player.objects.create(group=group, name=name, user=user)
+
+
+# --- sessions ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_start(
+    *,
+    actor: AbstractBaseUser,
+    group: Group,
+    name: str,
+    player_ids: Sequence[int],
+    rules: Mapping[str, Any] | None = None,
+    coins: Mapping[str, Any] | None = None,
+) -> Session:
+    """A new open session: four of the group's players in seat order, the rules, optional coins."""
+    require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    players = _seat_players(group, player_ids)
+    overrides = Rules.from_dict(rules).overrides()
+    room_coefficient, balances = _parse_coins(coins)
+    session = Session.objects.create(
+        group=group,
+        name=_required_text(name, "name", 100),
+        rules=overrides,
+        coins_enabled=coins is not None,
+        room_coefficient=room_coefficient,
+        starting_balances=balances,
+    )
+    SessionSeat.objects.bulk_create(
+        SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(players)
+    )
+    return session
+
+
+def _seat_players(group: Group, player_ids: Sequence[int]) -> list[Player]:
+    if not isinstance(player_ids, Sequence) or len(player_ids) != SEATS:
+        raise EngineError(
+            "players", "Give exactly four player ids, in seat order.", "请按座位顺序给出四位玩家。"
+        )
+    if len(set(player_ids)) != SEATS:
+        raise EngineError("players", "The four players must be different.", "四位玩家不能重复。")
+    found = Player.objects.in_bulk(list(player_ids))
+    for index, player_id in enumerate(player_ids):
+        player = found.get(player_id)
+        if player is None or player.group_id != group.pk:
+            raise EngineError(
+                f"players[{index}]", f"No player {player_id} in this group.", f"本组没有玩家 {player_id}。"
+            )
+    return [found[player_id] for player_id in player_ids]
+
+
+def _parse_coins(coins: Mapping[str, Any] | None) -> tuple[int | None, list[int] | None]:
+    if coins is None:
+        return None, None
+    if not isinstance(coins, Mapping):
+        raise EngineError("coins", "coins must be an object or null.", "coins 必须是对象或 null。")
+    coefficient = coins.get("room_coefficient")
+    if not _is_whole(coefficient, 1, 1_000_000):
+        raise EngineError(
+            "coins.room_coefficient",
+            "The room coefficient must be a whole number from 1 to 1000000.",
+            "房间倍数必须是 1 到 1000000 的整数。",
+        )
+    balances = coins.get("starting_balances")
+    if (
+        not isinstance(balances, list)
+        or len(balances) != SEATS
+        or not all(_is_whole(b, 0, MAX_COINS) for b in balances)
+    ):
+        raise EngineError(
+            "coins.starting_balances",
+            "Give four starting coin balances, whole numbers of 0 or more.",
+            "请给出四个起始游戏币余额（不小于 0 的整数）。",
+        )
+    return coefficient, list(balances)
+
+
+def _is_whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+@transaction.atomic
+def session_close(*, actor: AbstractBaseUser, session: Session) -> Session:
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    session = _locked(session)
+    if session.is_open:
+        session.status = SessionStatus.CLOSED
+        session.closed = timezone.now()
+        session.save(update_fields=["status", "closed"])
+    return session
+
+
+def _locked(session: Session) -> Session:
+    """The session row, locked until the transaction ends (PostgreSQL; SQLite's IMMEDIATE already is)."""
+    return Session.objects.select_for_update().select_related("group").get(pk=session.pk)
+
+
+# --- rounds --------------------------------------------------------------------------------------------
+
+
+def round_record(
+    *,
+    actor: AbstractBaseUser,
+    session: Session,
+    body: object,
+    idempotency_key: str | None = None,
+) -> tuple[Round, bool]:
+    """Store a round at the end of the session; returns (round, created).
+
+    The same ``idempotency_key`` with the same body returns the stored round (created False); with a
+    different body it is refused. The position is the last one plus one, under the session's lock.
+    """
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    round_body = _round_body(body)
+    fingerprint = _fingerprint(round_body)
+    try:
+        with transaction.atomic():
+            return _round_record_locked(actor, session, round_body, fingerprint, idempotency_key)
+    except IntegrityError:
+        # Only reachable if two writers slipped past the lock (a database without row locks): the
+        # unique constraints kept the ledger right; answer as the winner of the race would.
+        if idempotency_key is None:
+            raise
+        existing = Round.objects.filter(session=session, idempotency_key=idempotency_key).first()
+        if existing is None:
+            raise
+        return _replayed(existing, fingerprint), False
+
+
+def _round_record_locked(
+    actor: AbstractBaseUser, session: Session, body: dict[str, Any], fingerprint: str, key: str | None
+) -> tuple[Round, bool]:
+    session = _locked(session)
+    if key is not None:
+        existing = Round.objects.filter(session=session, idempotency_key=key).first()
+        if existing is not None:
+            return _replayed(existing, fingerprint), False
+    if not session.is_open:
+        raise SessionClosedError()
+    coins_before = _coin_balances(session, excluding=None)
+    result = _settle(session, body, coins_before)
+    position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
+    round_ = Round.objects.create(
+        session=session,
+        position=position,
+        dealer=body["dealer"],
+        void_suits=body.get("void_suits"),
+        events=body["events"],
+        idempotency_key=key,
+        request_fingerprint=fingerprint,
+    )
+    _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    return round_, True
+
+
+def _replayed(existing: Round, fingerprint: str) -> Round:
+    if existing.request_fingerprint != fingerprint:
+        raise IdempotencyKeyReusedError()
+    return existing
+
+
+@transaction.atomic
+def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Round:
+    """Replace a round's events: reversing entries for the current version, then the new version's rows."""
+    require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
+    round_body = _round_body(body)
+    session, round_ = _locked_round(round_)
+    if round_.voided:
+        raise RoundVoidedError()
+    coins_before = _coin_balances(session, excluding=round_)
+    result = _settle(session, round_body, coins_before)
+    version = round_.version + 1
+    _write_version(actor, round_, VersionKind.CORRECTED, version, round_body, result, coins_before)
+    round_.dealer = round_body["dealer"]
+    round_.void_suits = round_body.get("void_suits")
+    round_.events = round_body["events"]
+    round_.version = version
+    round_.save(update_fields=["dealer", "void_suits", "events", "version"])
+    return round_
+
+
+@transaction.atomic
+def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
+    """Cancel a round: a ``voided`` version whose rows reverse the current version's; nothing else."""
+    require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
+    session, round_ = _locked_round(round_)
+    if round_.voided:
+        return round_
+    body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+    version = round_.version + 1
+    _write_version(actor, round_, VersionKind.VOIDED, version, body, None, None)
+    round_.voided = True
+    round_.version = version
+    round_.save(update_fields=["voided", "version"])
+    return round_
+
+
+def _locked_round(round_: Round) -> tuple[Session, Round]:
+    session = _locked(round_.session)
+    if not session.is_open:
+        raise SessionClosedError()
+    return session, Round.objects.select_related("session").get(pk=round_.pk)
+
+
+def _round_body(body: object) -> dict[str, Any]:
+    """The envelope of a stored round: the settle body without ``rules`` and ``coins`` (the session's)."""
+    parsed = request_object(body, ROUND_FIELDS, ROUND_REQUIRED)
+    if not _is_whole(parsed["dealer"], 0, SEATS - 1):
+        raise EngineError("dealer", "dealer must be a seat from 0 to 3.", "庄家必须是 0 到 3 的座位号。")
+    return {"dealer": parsed["dealer"], "void_suits": parsed.get("void_suits"), "events": parsed["events"]}
+
+
+def _fingerprint(body: Mapping[str, Any]) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] | None) -> dict[str, Any]:
+    coins = None
+    if coins_before is not None:
+        coins = {"balances": coins_before, "room_coefficient": session.room_coefficient}
+    result = settle_round(
+        dealer=body["dealer"],
+        events=body["events"],
+        rules=rules_from(session.rules),
+        void_suits=body.get("void_suits"),
+        coins=coins,
+    )
+    return dict(result.to_dict())
+
+
+def _coin_balances(session: Session, *, excluding: Round | None) -> list[int] | None:
+    """The coin balances a round is settled against: the starting balances plus every other round's coins.
+
+    For a new round that is "the balances before it". A correction re-settles its round against the
+    balances as they stand now with that round's own coins taken out, so no balance can go below zero
+    whatever the later rounds did (docs/ledger.md, "Coins across rounds").
+    """
+    if not session.coins_enabled:
+        return None
+    entries = CoinEntry.objects.filter(session=session, is_house=False)
+    if excluding is not None:
+        entries = entries.exclude(round=excluding)
+    moved = dict(entries.values_list("seat").annotate(total=Sum("coins")).values_list("seat", "total"))
+    return [
+        int(start) + int(moved.get(seat) or 0) for seat, start in enumerate(session.starting_balances or ())
+    ]
+
+
+def _write_version(
+    actor: AbstractBaseUser,
+    round_: Round,
+    kind: VersionKind,
+    version: int,
+    body: Mapping[str, Any],
+    result: Mapping[str, Any] | None,
+    coins_before: list[int] | None,
+) -> RoundVersion:
+    stored = RoundVersion.objects.create(
+        round=round_,
+        version=version,
+        kind=kind,
+        dealer=body["dealer"],
+        void_suits=body.get("void_suits"),
+        events=body["events"],
+        result=result,
+        coin_balances_before=coins_before,
+        created_by=actor if actor.is_authenticated else None,
+    )
+    _reverse_current(round_, stored)
+    if result is not None:
+        seats = dict(
+            SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
+        )
+        LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result))
+        CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
+        WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
+    return stored
+
+
+def _reverse_current(round_: Round, new_version: RoundVersion) -> None:
+    """Cancel every not-yet-reversed row of the round (the previous version's own rows)."""
+    if new_version.version == 1:
+        return
+    live = {"round": round_, "reverses__isnull": True, "reversed_by__isnull": True}
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            session_id=row.session_id,
+            round=round_,
+            round_version=new_version,
+            seat=row.seat,
+            player_id=row.player_id,
+            is_house=row.is_house,
+            points=-row.points,
+            reason=row.reason,
+            event_index=row.event_index,
+            transfer_index=row.transfer_index,
+            reverses=row,
+        )
+        for row in LedgerEntry.objects.filter(**live)
+    )
+    CoinEntry.objects.bulk_create(
+        CoinEntry(
+            session_id=row.session_id,
+            round=round_,
+            round_version=new_version,
+            seat=row.seat,
+            is_house=row.is_house,
+            coins=-row.coins,
+            reverses=row,
+        )
+        for row in CoinEntry.objects.filter(**live)
+    )
+
+
+def _seat_of(party: object) -> int | None:
+    return None if party == "house" else int(party)  # type: ignore[call-overload]
+
+
+def _entries(
+    round_: Round, version: RoundVersion, seats: Mapping[int, int], result: Mapping[str, Any]
+) -> list[LedgerEntry]:
+    """Two rows per transfer: the payer's points negative, the payee's (or the house's) positive."""
+    rows = []
+    for index, transfer in enumerate(result["transfers"]):
+        for party, points in ((transfer["from"], -transfer["points"]), (transfer["to"], transfer["points"])):
+            seat = _seat_of(party)
+            rows.append(
+                LedgerEntry(
+                    session_id=round_.session_id,
+                    round=round_,
+                    round_version=version,
+                    seat=seat,
+                    player_id=None if seat is None else seats[seat],
+                    is_house=seat is None,
+                    points=points,
+                    reason=transfer["reason"],
+                    event_index=transfer["event"],
+                    transfer_index=index,
+                )
+            )
+    return rows
+
+
+def _coin_entries(round_: Round, version: RoundVersion, result: Mapping[str, Any]) -> list[CoinEntry]:
+    coins = result.get("coins")
+    if not coins:
+        return []
+    rows = [
+        CoinEntry(session_id=round_.session_id, round=round_, round_version=version, seat=seat, coins=change)
+        for seat, change in enumerate(coins["change"])
+        if change
+    ]
+    if coins.get("house"):
+        rows.append(
+            CoinEntry(
+                session_id=round_.session_id,
+                round=round_,
+                round_version=version,
+                is_house=True,
+                coins=coins["house"],
+            )
+        )
+    return rows
+
+
+def _win_records(
+    round_: Round, version: RoundVersion, seats: Mapping[int, int], result: Mapping[str, Any]
+) -> list[WinRecord]:
+    """One row per winner of each win event, from the engine's summary of that event."""
+    records = []
+    for summary in result["events"]:
+        if summary["type"] != "win":
+            continue
+        discarder = summary["from"]
+        for score in summary["scores"]:
+            if not score.get("won", True):
+                continue
+            records.append(
+                WinRecord(
+                    round=round_,
+                    round_version=version,
+                    version=version.version,
+                    session_id=round_.session_id,
+                    event_index=summary["index"],
+                    winner_id=seats[score["player"]],
+                    discarder_id=None if discarder is None else seats[discarder],
+                    self_draw=discarder is None,
+                    fan=score["fan"],
+                )
+            )
+    return records
+
+
+def _required_text(value: object, field: str, max_length: int) -> str:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text or len(text) > max_length:
+        raise EngineError(
+            field,
+            f"{field} must be 1 to {max_length} characters.",
+            f"{field} 须为 1 到 {max_length} 个字符。",
+        )
+    return text
