@@ -1,3 +1,10 @@
 from django.urls import path
 
-urlpatterns: list = []
+from . import views
+from .api import api_patterns
+
+page_patterns = [
+    path("round/", views.round_page, name="round-page"),
+]
+
+urlpatterns = page_patterns + api_patterns
