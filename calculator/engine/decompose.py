@@ -1,19 +1,20 @@
 """Reading a hand's concealed tiles as sets and a pair, or as seven pairs, through the per-suit tables.
 
-``standard_facts`` answers "does it split, and with which facts" with three lookups; ``best_sets`` finds one
-split with the chosen facts, for display only, once per scored hand.
+``standard_facts`` answers "does it split, and with which facts" with three lookups; ``best_set_names``
+names one split with the chosen facts, for display only, once per scored hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 
-from .tables import COMBINE, SPLITS, fact_bit
-from .tiles import FOUR_BITS, LOW_BITS, RANK_BITS, SUIT_BITS, SUIT_MASK
+from .patterns import HAS_QUAD, SEVEN_PAIRS
+from .tables import COMBINE, SPLITS, WAYS, way_groups
+from .tiles import FOUR_BITS, LOW_BITS, RANK_BITS, SUIT_BITS, SUIT_MASK, format_tiles
 
-Group = tuple[int, ...]  # tile indices of one set or pair
+Group = tuple[int, ...]  # ranks or tile indices of one set or pair
+SetName = tuple[int, str]  # (suit, compact name such as "123m"): sorts in tile order within a suit
 
 
 def standard_facts(packed: int) -> int:
@@ -24,70 +25,57 @@ def standard_facts(packed: int) -> int:
     return COMBINE[COMBINE[first][second]][third]
 
 
-def is_seven_pairs(packed: int, size: int) -> bool:
-    """Fourteen concealed tiles, every kind held 2 or 4 times (the caller checks there are no melds)."""
-    return size == 14 and not packed & LOW_BITS
+def seven_pairs_facts(packed: int) -> int:
+    """The seven-pairs fact bits of fourteen concealed tiles (the caller checks there are no melds):
+    every kind held 2 or 4 times; 0 when they are not seven pairs."""
+    if packed & LOW_BITS:
+        return 0
+    return SEVEN_PAIRS | (HAS_QUAD if packed & FOUR_BITS else 0)
 
 
-def has_quad(packed: int) -> bool:
-    return bool(packed & FOUR_BITS)
+def best_set_names(packed: int, wanted: int, melds: tuple[SetName, ...], melds_facts: int) -> tuple[str, ...]:
+    """One split of the concealed tiles whose facts are the single bit ``wanted``, named with the melds:
+    the pair first, then the sets in tile order."""
+    keys = (packed & SUIT_MASK, (packed >> SUIT_BITS) & SUIT_MASK, packed >> (2 * SUIT_BITS))
+    bits = _suit_bits(SPLITS[keys[0]], SPLITS[keys[1]], SPLITS[keys[2]], melds_facts, wanted)
+    pair: list[str] = []
+    sets = list(melds)
+    for suit in range(3):
+        suit_pair, suit_sets = _suit_names(keys[suit], bits[suit], suit)
+        pair += suit_pair
+        sets += suit_sets
+    sets.sort()
+    return (*pair, *(name for _, name in sets))
 
 
-def best_sets(packed: int, wanted: int) -> tuple[Group, ...]:
-    """One split of the concealed tiles whose facts are the single bit ``wanted``: the pair first."""
-    keys = [(packed >> (SUIT_BITS * suit)) & SUIT_MASK for suit in range(3)]
-    masks = [SPLITS[key] for key in keys]
-    for bits in product(*(_bits_of(mask) for mask in masks)):
-        if COMBINE[COMBINE[bits[0]][bits[1]]][bits[2]] & wanted:
-            groups = [
-                tuple(9 * suit + rank for rank in group)
-                for suit, (key, bit) in enumerate(zip(keys, bits, strict=True))
-                for group in suit_split(key, bit)
-            ]
-            pairs = [group for group in groups if len(group) == 2]
-            return (*pairs, *sorted(group for group in groups if len(group) != 2))
-    raise AssertionError("best_sets called with facts the tables do not give")
+@cache  # at most 16 ** 3 x 4 x 4 entries
+def _suit_bits(first: int, second: int, third: int, melds_facts: int, wanted: int) -> tuple[int, int, int]:
+    """Which fact bit each suit's split must have for the hand to have the facts ``wanted``."""
+    for bits in product(_bits_of(first), _bits_of(second), _bits_of(third)):
+        if COMBINE[COMBINE[COMBINE[bits[0]][bits[1]]][bits[2]]][melds_facts] & wanted:
+            return bits
+    raise AssertionError("best_set_names called with facts the tables do not give")
 
 
-def seven_pairs_sets(packed: int) -> tuple[Group, ...]:
-    counts = [(packed >> (RANK_BITS * index)) & 0b1111 for index in range(27)]
-    return tuple((index, index) for index, count in enumerate(counts) for _ in range(count // 2))
+@lru_cache(maxsize=65536)
+def _suit_names(key: int, wanted: int, suit: int) -> tuple[tuple[str, ...], tuple[SetName, ...]]:
+    groups = way_groups(WAYS[key << 4 | wanted])
+    named = [(suit, format_tiles(9 * suit + rank for rank in group)) for group in groups]
+    return (
+        tuple(name for (_, name), group in zip(named, groups, strict=True) if len(group) == 2),
+        tuple(item for item, group in zip(named, groups, strict=True) if len(group) != 2),
+    )
+
+
+def seven_pairs_sets(packed: int) -> tuple[int, ...]:
+    """The tile of each pair, a quad giving two."""
+    return tuple(index for index in range(27) for _ in range(((packed >> (RANK_BITS * index)) & 0b1111) // 2))
 
 
 def _bits_of(mask: int) -> tuple[int, ...]:
     return tuple(1 << bit for bit in range(4) if mask >> bit & 1)
 
 
-@lru_cache(maxsize=4096)
-def suit_split(key: int, wanted: int) -> tuple[Group, ...]:
-    """One split of one suit (ranks 0..8) whose facts are the bit ``wanted``, by a plain search."""
-    counts = [(key >> (RANK_BITS * rank)) & 0b1111 for rank in range(9)]
-    size = sum(counts)
-    for groups in _splits(counts, size % 3 == 2):
-        has_run = any(len(group) == 3 and group[0] != group[1] for group in groups)
-        terminal = all(0 in group or 8 in group for group in groups)
-        if fact_bit(has_run, terminal) == wanted:
-            return tuple(groups)
-    raise AssertionError("suit_split called with facts the suit does not give")
-
-
-def _splits(counts: list[int], need_pair: bool) -> Iterator[list[Group]]:
-    """Every split of the counts into sets (and one pair if needed), lowest rank first."""
-    rank = next((rank for rank, count in enumerate(counts) if count), None)
-    if rank is None:
-        if not need_pair:
-            yield []
-        return
-    shapes: list[tuple[Group, bool]] = [((rank,) * 3, need_pair)]
-    if need_pair:
-        shapes.append(((rank, rank), False))
-    if rank <= 6:
-        shapes.append(((rank, rank + 1, rank + 2), need_pair))
-    for group, still_need_pair in shapes:
-        if all(counts[r] >= group.count(r) for r in set(group)):
-            for r in group:
-                counts[r] -= 1
-            for rest in _splits(counts, still_need_pair):
-                yield [group, *rest]
-            for r in group:
-                counts[r] += 1
+def is_win(packed: int, no_melds: bool) -> bool:
+    """Whether the concealed tiles (with the winning tile) form sets and a pair, or seven pairs."""
+    return bool(standard_facts(packed)) or (no_melds and not packed & LOW_BITS)

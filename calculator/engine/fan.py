@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .decompose import best_sets, is_seven_pairs, seven_pairs_sets, standard_facts
+from .decompose import best_set_names, seven_pairs_facts, seven_pairs_sets, standard_facts
 from .errors import EngineError
 from .hand import (
     Held,
@@ -52,11 +52,12 @@ from .patterns import (
     SEVEN_PAIRS,
     Choice,
     Pattern,
+    PatternScore,
     choices,
 )
 from .rules import Rules, TianDiHu, ZimoBonus, multiplier_of
 from .tables import COMBINE, fact_bit
-from .tiles import FOUR_BITS, NOT_258, SUIT_FIELDS, SUIT_NAMES_ZH, SUITS, TERMINALS, count_of, format_tiles
+from .tiles import FOUR_BITS, NOT_258, SUIT_FIELDS, SUIT_NAMES_ZH, SUITS, TERMINALS, TILE_NAMES, count_of
 
 # ---------------------------------------------------------------------------------------------------------
 # Extras (RULES.md 3.3): a row per extra, its situation predicate and its fan under the rules.
@@ -155,17 +156,6 @@ EXTRAS: tuple[Extra, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class PatternScore:
-    key: str
-    name: str
-    name_en: str
-    fan: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "name": self.name, "name_en": self.name_en, "fan": self.fan}
-
-
-@dataclass(frozen=True, slots=True)
 class ExtraScore:
     key: str
     name: str
@@ -226,6 +216,7 @@ class Scoring:
     standard_best: tuple[tuple[Choice, int] | None, ...]
     extras: tuple[tuple[Extra, int], ...]  # switched-on extras with their fan
     extras_by_situation: dict[int, tuple[ExtraScore, ...]] = field(default_factory=dict)
+    wait_values: dict[int, WaitValue | None] = field(default_factory=dict)
 
     def extras_for(self, situation: int) -> tuple[ExtraScore, ...]:
         found = self.extras_by_situation.get(situation)
@@ -238,6 +229,27 @@ class Scoring:
             self.extras_by_situation[situation] = found
         return found
 
+    def wait_value(self, mask: int, facts: int, gen: int, situation: int) -> WaitValue | None:
+        """(fan, multiplier, points, pattern key, gen, capped) of a complete hand from what decides it:
+        its standard fact mask, its tile and seven-pairs facts, its raw gen and its static situation."""
+        key = mask | facts << 4 | gen << 10 | situation << 16
+        if key in self.wait_values:
+            return self.wait_values[key]
+        found = best_reading(self, mask, facts & (SEVEN_PAIRS | HAS_QUAD), facts & (ONE_SUIT | ALL_258))
+        value = None
+        if found is not None:
+            choice = found[0]
+            net_gen = gen - choice.pattern.gen_inside
+            fan = choice.fan + net_gen + sum(extra.fan for extra in self.extras_for(situation))
+            points = self.rules.amount(fan)
+            multiplier = multiplier_of(fan)
+            capped = points < self.rules.base_points * multiplier
+            value = (fan, multiplier, points, choice.pattern.key, net_gen, capped)
+        self.wait_values[key] = value
+        return value
+
+
+WaitValue = tuple[int, int, int, str, int, bool]
 
 _READING_FACTS = tuple(
     (HAS_RUN if bit & 0b1100 else 0) | (ALL_TERMINAL if bit & 0b1010 else 0) for bit in range(16)
@@ -279,23 +291,27 @@ def scoring_for(rules: Rules) -> Scoring:
 # The core: the best reading of a complete hand, shared with the waits.
 
 
+_MANZU, _PINZU, _SOUZU = SUIT_FIELDS
+PAIR_NAMES = tuple(name[0] + name for name in TILE_NAMES)
+
+
 def tile_facts(final: int) -> int:
-    one_suit = sum(1 for fields in SUIT_FIELDS if final & fields) == 1
-    return (ONE_SUIT if one_suit else 0) | (0 if final & NOT_258 else ALL_258)
+    """The pattern facts the final tiles decide: one suit, all 2/5/8."""
+    suits = (1 if final & _MANZU else 0) + (1 if final & _PINZU else 0) + (1 if final & _SOUZU else 0)
+    return (ONE_SUIT if suits == 1 else 0) | (0 if final & NOT_258 else ALL_258)
 
 
-def best_reading(
-    scoring: Scoring, mask: int, closed: int, size: int, no_melds: bool, tile_bits: int
-) -> tuple[Choice, int] | None:
-    """The best (pattern choice, reading) of 14 tiles: reading is a standard fact bit, or 0 for seven pairs.
+def best_reading(scoring: Scoring, mask: int, seven: int, tile_bits: int) -> tuple[Choice, int] | None:
+    """The best (pattern choice, reading) of a complete hand; reading: a standard fact bit, 0 for seven pairs.
 
-    ``mask`` is the fact mask of the standard splits, melds included (0: none).
+    ``mask`` is the fact mask of the standard splits, melds included, and ``seven`` the seven-pairs fact
+    bits (``decompose.seven_pairs_facts``); 0 when the hand cannot be read that way.
     """
     best = scoring.standard_best[mask + 16 * (tile_bits >> 3)] if mask else None
-    if no_melds and is_seven_pairs(closed, size):
-        seven = scoring.choices[tile_bits | SEVEN_PAIRS | (HAS_QUAD if closed & FOUR_BITS else 0)]
-        if best is None or seven.rank > best[0].rank:
-            return seven, 0
+    if seven:
+        choice = scoring.choices[tile_bits | seven]
+        if best is None or choice.rank > best[0].rank:
+            return choice, 0
     return best
 
 
@@ -313,13 +329,16 @@ def melds_fact_bit(melds: tuple[Meld, ...]) -> int:
     return fact_bit(False, all(meld.tile % 9 in (0, 8) for meld in melds))
 
 
-def static_situation(final: int, melds: tuple[Meld, ...]) -> int:
-    """The situation bits the tiles alone decide (金钩钓, 门清, 中张)."""
-    return (
-        (ALL_MELDS if len(melds) == 4 else 0)
-        | (0 if any(meld.is_open for meld in melds) else NO_OPEN_MELD)
-        | (0 if final & TERMINALS else NO_TERMINAL)
+def melds_situation(melds: tuple[Meld, ...]) -> int:
+    """The situation bits the melds decide (金钩钓, 门清)."""
+    return (ALL_MELDS if len(melds) == 4 else 0) | (
+        0 if any(meld.is_open for meld in melds) else NO_OPEN_MELD
     )
+
+
+def tiles_situation(final: int) -> int:
+    """The situation bits the tiles decide (中张)."""
+    return 0 if final & TERMINALS else NO_TERMINAL
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -328,22 +347,18 @@ def static_situation(final: int, melds: tuple[Meld, ...]) -> int:
 _Situational = Callable[[Rules, Pattern, Choice], tuple[PatternScore, tuple[ExtraScore, ...]]]
 
 
-def _pattern_score(pattern: Pattern, fan: int) -> PatternScore:
-    return PatternScore(pattern.key, pattern.name, pattern.name_en, fan)
-
-
 def _replace(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
-    return _pattern_score(situational, max(rules.pattern_value(situational.key), hand.fan)), ()
+    return situational.score(max(rules.pattern_value(situational.key), hand.fan)), ()
 
 
 def _stack(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
     fan = rules.pattern_value(situational.key)
     extra = ExtraScore(situational.key, situational.name, situational.name_en, fan)
-    return _pattern_score(hand.pattern, hand.fan), (extra,)
+    return hand.score, (extra,)
 
 
 def _off(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
-    return _pattern_score(hand.pattern, hand.fan), ()
+    return hand.score, ()
 
 
 SITUATIONAL: dict[TianDiHu, _Situational] = {
@@ -378,7 +393,11 @@ def score_hand(
     held = read_held(concealed_tiles, meld_list, win)
     how = read_win_by(win_by)
     situation = WIN_BY_BITS[how] | _situation_flags(after_kong, last_tile)
-    heavenly = _situational_pattern(read_flag(tian_hu, "tian_hu"), read_flag(di_hu, "di_hu"), how)
+    heavenly = (
+        None
+        if tian_hu is False and di_hu is False
+        else _situational_pattern(read_flag(tian_hu, "tian_hu"), read_flag(di_hu, "di_hu"), how)
+    )
     if situation & AFTER_KONG and how is WinBy.ROBBING_KONG:
         raise EngineError(
             "after_kong",
@@ -390,6 +409,8 @@ def score_hand(
 
 
 def _situation_flags(after_kong: object, last_tile: object) -> int:
+    if after_kong is False and last_tile is False:
+        return 0
     return (AFTER_KONG if read_flag(after_kong, "after_kong") else 0) | (
         LAST_TILE if read_flag(last_tile, "last_tile") else 0
     )
@@ -411,7 +432,7 @@ def _situational_pattern(tian_hu: bool, di_hu: bool, how: WinBy) -> Pattern | No
 
 def legality(rules: Rules, final: int, void: int | None) -> ScoreResult | None:
     """A reason the tiles cannot win whatever their shape (缺门, 定缺), or None."""
-    if all(final & fields for fields in SUIT_FIELDS):
+    if final & _MANZU and final & _PINZU and final & _SOUZU:
         return not_a_win(
             "three_suits",
             "The hand holds all three suits: a winning hand has at most two (缺一门).",
@@ -445,17 +466,18 @@ def score_held(
     mask = standard_facts(held.packed)
     if mask:
         mask = COMBINE[mask][melds_fact_bit(held.melds)]
-    found = best_reading(scoring, mask, held.packed, len(held.concealed) + 1, not held.melds, tile_bits)
+    seven = 0 if held.melds else seven_pairs_facts(held.packed)
+    found = best_reading(scoring, mask, seven, tile_bits)
     if found is None:
         return NO_SHAPE
     choice, reading = found
     gen = gen_count(rules, final, held.melds) - choice.pattern.gen_inside
     pattern, situational_extras = (
-        SITUATIONAL[rules.tian_di_hu](rules, heavenly, choice)
-        if heavenly
-        else (_pattern_score(choice.pattern, choice.fan), ())
+        SITUATIONAL[rules.tian_di_hu](rules, heavenly, choice) if heavenly else (choice.score, ())
     )
-    extras = situational_extras + scoring.extras_for(situation | static_situation(final, held.melds))
+    extras = situational_extras + scoring.extras_for(
+        situation | melds_situation(held.melds) | tiles_situation(final)
+    )
     fan = pattern.fan + gen + sum(extra.fan for extra in extras)
     points = rules.amount(fan)
     return ScoreResult(
@@ -473,8 +495,6 @@ def score_held(
 
 def _set_names(held: Held, reading: int) -> tuple[str, ...]:
     if reading:
-        pair, *sets = best_sets(held.packed, reading)
-        groups = [pair, *sorted([*sets, *((meld.tile,) * meld.size for meld in held.melds)])]
-    else:
-        groups = list(seven_pairs_sets(held.packed))
-    return tuple(format_tiles(group) for group in groups)
+        melds = tuple((meld.tile // 9, meld.name) for meld in held.melds)
+        return best_set_names(held.packed, reading, melds, melds_fact_bit(held.melds))
+    return tuple(PAIR_NAMES[tile] for tile in seven_pairs_sets(held.packed))

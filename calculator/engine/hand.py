@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import EngineError
 from .rules import DEFAULT_RULES, Rules
-from .tiles import ONE, TILE_NAMES, count_of, pack, parse_tiles
+from .tiles import ONE, TILE_INDEX, TILE_NAMES, count_of, pack, parse_tiles
 
 MAX_MELDS = 4
 HAND_SIZE = 14
@@ -33,6 +33,10 @@ class WinBy(enum.StrEnum):
     DISCARD = "discard"
     SELF_DRAW = "self_draw"
     ROBBING_KONG = "robbing_kong"
+
+
+_MELD_KINDS = {kind.value: kind for kind in MeldKind}
+_WIN_BY = {how.value: how for how in WinBy}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,8 @@ class Held:
 
 
 def read_melds(melds: object) -> tuple[Meld, ...]:
+    if melds == () or melds == []:
+        return ()
     if not isinstance(melds, Sequence) or isinstance(melds, str | bytes | bytearray):
         raise EngineError(
             "melds",
@@ -89,14 +95,14 @@ def _read_meld(meld: object, position: int) -> Meld:
             '每组碰杠必须是对象，如 {"kind": "pung", "tile": "5p"}。',
         )
     kind_raw = meld.get("kind")
-    if not isinstance(kind_raw, str) or kind_raw not in MeldKind.__members__.values():
+    kind = _MELD_KINDS.get(kind_raw) if isinstance(kind_raw, str) else None
+    if kind is None:
         choices = ", ".join(MeldKind)
         raise EngineError(
             f"{field}.kind",
             f"A meld's kind must be one of {choices}; got {kind_raw!r}.",
             f"碰杠的种类只能是 {choices} 之一，收到 {kind_raw!r}。",
         )
-    kind = MeldKind(kind_raw)
     tiles = parse_tiles(meld.get("tile"), f"{field}.tile")
     size = 3 if kind is MeldKind.PUNG else 4
     if not tiles or len(set(tiles)) != 1 or len(tiles) not in (1, size):
@@ -116,6 +122,8 @@ def read_tiles(value: object, field: str) -> tuple[int, ...]:
 
 
 def read_win_tile(value: object) -> int:
+    if isinstance(value, str) and value in TILE_INDEX:
+        return TILE_INDEX[value]
     tiles = read_tiles(value, "win_tile")
     if len(tiles) != 1:
         raise EngineError(
@@ -184,8 +192,9 @@ def read_flag(value: object, field: str) -> bool:
 
 
 def read_win_by(value: object) -> WinBy:
-    if isinstance(value, str) and value in WinBy.__members__.values():
-        return WinBy(value)
+    found = _WIN_BY.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return found
     choices = ", ".join(WinBy)
     raise EngineError(
         "win_by",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .rules import PATTERN_DEFAULT_FAN
 
@@ -41,12 +42,26 @@ class Facts:
 
 
 @dataclass(frozen=True, slots=True)
+class PatternScore:
+    key: str
+    name: str
+    name_en: str
+    fan: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "name_en": self.name_en, "fan": self.fan}
+
+
+@dataclass(frozen=True, slots=True)
 class Pattern:
     key: str
     name: str
     name_en: str
     applies: Callable[[Facts], bool]
     gen_inside: int = 0  # quads the pattern already counts, taken off the gen
+
+    def score(self, fan: int) -> PatternScore:
+        return PatternScore(self.key, self.name, self.name_en, fan)
 
 
 def ping_hu(facts: Facts) -> bool:
@@ -139,6 +154,7 @@ class Choice:
     rank: tuple[int, int, int]  # what the reading is worth beside another: (fan - gen_inside, fan, row)
     pattern: Pattern
     fan: int
+    score: PatternScore
 
 
 def pattern_values(pattern_fan: tuple[tuple[str, int], ...]) -> dict[str, int]:
@@ -152,7 +168,9 @@ def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
 
     def best(facts: Facts) -> Choice:
         ranked = (
-            Choice((values[p.key] - p.gen_inside, values[p.key], row), p, values[p.key])
+            Choice(
+                (values[p.key] - p.gen_inside, values[p.key], row), p, values[p.key], p.score(values[p.key])
+            )
             for row, p in enumerate(PATTERNS)
             if p.applies(facts)
         )

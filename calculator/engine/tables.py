@@ -11,6 +11,8 @@ at most one pair is generated from the sets themselves, so ``SPLITS`` holds exac
   ``rank | facts_mask << 4``.
 - ``COMBINE[a][b]``: the fact mask of two parts of a hand taken together (runs: any; terminals: all).
 
+- ``WAYS[key << 4 | bit]``: one split of ``key`` with the fact ``bit``, coded (``way_groups``), to show it.
+
 Counts go up to 5 so that a wait on a fifth copy can be valued when live waits are not required.
 """
 
@@ -38,40 +40,67 @@ def _sets() -> tuple[_Group, ...]:
     return pungs + runs
 
 
-def _pairs() -> tuple[_Group | None, ...]:
-    return (None, *(((rank, rank), False, rank in (0, 8)) for rank in range(9)))
+def _pairs() -> tuple[_Group, ...]:
+    return tuple(((rank, rank), False, rank in (0, 8)) for rank in range(9))
+
+
+SETS = _sets()
+PAIRS = _pairs()
+GROUPS: tuple[tuple[int, ...], ...] = tuple(group[0] for group in SETS + PAIRS)  # a way's codes index these
 
 
 def key_of(ranks: tuple[int, ...]) -> int:
     return sum(1 << (RANK_BITS * rank) for rank in ranks)
 
 
-def _too_many(key: int) -> bool:
-    return any((key >> (RANK_BITS * rank)) & 0b1111 > MAX_COUNT for rank in range(9))
-
-
-def build_splits() -> dict[int, int]:
-    splits: dict[int, int] = {}
-    sets = _sets()
-    for size in range(MAX_SETS + 1):
-        for chosen in combinations_with_replacement(sets, size):
-            sets_key = sum(key_of(group[0]) for group in chosen)
-            has_run = any(group[1] for group in chosen)
-            terminal = all(group[2] for group in chosen)
-            for pair in _pairs():
-                key = sets_key + (key_of(pair[0]) if pair else 0)
-                if _too_many(key):
-                    continue
-                bit = fact_bit(has_run, terminal and (pair is None or pair[2]))
-                splits[key] = splits.get(key, 0) | bit
-    return splits
-
-
+_TWOS = key_of(tuple(range(9)) * 2)
 _THREES = key_of(tuple(range(9)) * 3)
 _EIGHTS = key_of(tuple(range(9)) * 8)
 
 
+def _way_code(group_ids: tuple[int, ...]) -> int:
+    """A split as an int: five bits per group, ``GROUPS`` index + 1."""
+    return sum((group_id + 1) << (5 * position) for position, group_id in enumerate(group_ids))
+
+
+def way_groups(code: int) -> tuple[tuple[int, ...], ...]:
+    """The groups (ranks) of a split from its code."""
+    groups = []
+    while code:
+        groups.append(GROUPS[(code & 0b11111) - 1])
+        code >>= 5
+    return tuple(groups)
+
+
+def build_splits() -> tuple[dict[int, int], dict[int, int]]:
+    """SPLITS, and WAYS: for each key and fact bit (``key << 4 | bit``), the code of one split with it."""
+    splits: dict[int, int] = {}
+    ways: dict[int, int] = {}
+    set_keys = tuple(key_of(group[0]) for group in SETS)
+    # (pair key, pair's GROUPS index or None, pair holds a terminal); the first option is no pair
+    pair_options = (
+        (0, None, True),
+        *((key_of(pair[0]), len(SETS) + rank, pair[2]) for rank, pair in enumerate(PAIRS)),
+    )
+    for size in range(MAX_SETS + 1):
+        for chosen in combinations_with_replacement(range(len(SETS)), size):
+            sets_key = sum(set_keys[index] for index in chosen)
+            has_run = any(SETS[index][1] for index in chosen)
+            terminal = all(SETS[index][2] for index in chosen)
+            for pair_key, pair_id, pair_terminal in pair_options:
+                key = sets_key + pair_key
+                if (key | (key + _TWOS)) & _EIGHTS:
+                    continue  # more than MAX_COUNT (5) copies of a rank
+                bit = fact_bit(has_run, terminal and pair_terminal)
+                known = splits.get(key, 0)
+                if not known & bit:
+                    splits[key] = known | bit
+                    ways[key << 4 | bit] = _way_code(chosen if pair_id is None else (pair_id, *chosen))
+    return splits, ways
+
+
 def build_completions(splits: dict[int, int]) -> dict[int, tuple[int, ...]]:
+    """For each key one tile short of a split: its completing ranks, packed ``rank | facts << 4``."""
     found: dict[int, list[int]] = {}
     for key, facts in splits.items():
         for rank in range(9):
@@ -95,6 +124,6 @@ def build_combine() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(combined(first, second) for second in range(16)) for first in range(16))
 
 
-SPLITS: dict[int, int] = build_splits()
+SPLITS, WAYS = build_splits()
 COMPLETIONS: dict[int, tuple[int, ...]] = build_completions(SPLITS)
 COMBINE: tuple[tuple[int, ...], ...] = build_combine()

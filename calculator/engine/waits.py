@@ -13,20 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .decompose import seven_pairs_facts
 from .fan import (
     Scoring,
-    best_reading,
     gen_count,
     legality,
     melds_fact_bit,
+    melds_situation,
     scoring_for,
-    static_situation,
     tile_facts,
+    tiles_situation,
 )
 from .hand import Held, Meld, check_size, read_held, read_melds, read_rules, read_tiles, read_void_suit
-from .rules import multiplier_of
 from .tables import COMBINE, COMPLETIONS, SPLITS
-from .tiles import LOW_BITS, ONE, RANK_BITS, SUIT_BITS, SUIT_MASK, TILE_NAMES, count_of
+from .tiles import FOUR_BITS, LOW_BITS, ONE, RANK_BITS, SUIT_BITS, SUIT_MASK, TILE_NAMES, count_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,40 +157,27 @@ def wait_tiles(packed: int, no_melds: bool) -> dict[int, int]:
 
 
 def live_waits(scoring: Scoring, packed: int, meld_packed: int, melds: tuple[Meld, ...]) -> tuple[Wait, ...]:
+    """The live waits of concealed tiles ``packed`` beside ``melds``, each with its best fan (3.4)."""
+    found = wait_tiles(packed, not melds)
+    if not found:
+        return ()
     rules = scoring.rules
     final = packed + meld_packed
     meld_bit = melds_fact_bit(melds)
-    no_melds = not melds
-    size = 14 if no_melds else 0  # seven pairs needs no melds, so 13 concealed tiles and the wait
+    situation = melds_situation(melds)
+    live = rules.ting_requires_live_wait
+    plain_gen = rules.gen_counts_kongs and rules.gen_counts_pung_plus_held
     waits = []
-    for tile, mask in sorted(wait_tiles(packed, no_melds).items()):
-        if count_of(final, tile) >= 4 and rules.ting_requires_live_wait:
+    for tile in sorted(found):
+        if live and count_of(final, tile) >= 4:
             continue  # all four copies are the player's own: a dead wait
-        closed = packed + ONE[tile]
         complete = final + ONE[tile]
-        found = best_reading(
-            scoring, COMBINE[mask][meld_bit] if mask else 0, closed, size, no_melds, tile_facts(complete)
+        mask = found[tile]
+        facts = tile_facts(complete) | (0 if melds else seven_pairs_facts(packed + ONE[tile]))
+        gen = (complete & FOUR_BITS).bit_count() if plain_gen else gen_count(rules, complete, melds)
+        value = scoring.wait_value(
+            COMBINE[mask][meld_bit] if mask else 0, facts, gen, situation | tiles_situation(complete)
         )
-        if found is None:
-            continue
-        choice = found[0]
-        gen = gen_count(rules, complete, melds) - choice.pattern.gen_inside
-        fan = (
-            choice.fan
-            + gen
-            + sum(extra.fan for extra in scoring.extras_for(static_situation(complete, melds)))
-        )
-        points = rules.amount(fan)
-        multiplier = multiplier_of(fan)
-        waits.append(
-            Wait(
-                TILE_NAMES[tile],
-                fan,
-                multiplier,
-                points,
-                choice.pattern.key,
-                gen,
-                points < rules.base_points * multiplier,
-            )
-        )
+        if value is not None:
+            waits.append(Wait(TILE_NAMES[tile], *value))
     return tuple(waits)
