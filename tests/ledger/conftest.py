@@ -96,3 +96,9 @@ def member_factory(group: Any, owner: Any) -> Any:
         return user
 
     return add
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """PBKDF2's deliberate slowness is for real passwords, not for hundreds of test accounts."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,101 @@
+"""Another group's objects answer 404 to every method of every ledger endpoint, and lists never show them.
+
+The table below is checked against the URL resolver: a new ledger route fails the test until it is
+listed here.
+"""
+
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, reverse
+
+from ledger import services
+from ledger.urls import urlpatterns
+from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
+
+# Routes that concern no group's object.
+UNSCOPED = {"account-create", "auth-token", "group-list"}
+
+# For each scoped route: which of the victim's objects fills its path.
+SCOPED: dict[str, dict[str, str]] = {
+    "group-detail": {"group_id": "group"},
+    "member-list": {"group_id": "group"},
+    "member-detail": {"group_id": "group", "member_id": "membership"},
+    "player-list": {"group_id": "group"},
+    "session-list": {"group_id": "group"},
+    "group-standings": {"group_id": "group"},
+    "group-statistics": {"group_id": "group"},
+    "session-detail": {"session_id": "session"},
+    "session-close": {"session_id": "session"},
+    "round-list": {"session_id": "session"},
+    "session-ledger": {"session_id": "session"},
+    "session-totals": {"session_id": "session"},
+    "session-settle-up": {"session_id": "session"},
+    "session-export": {"session_id": "session"},
+    "round-detail": {"round_id": "round"},
+    "round-correct": {"round_id": "round"},
+    "round-void": {"round_id": "round"},
+}
+BODIES: dict[str, Any] = {
+    "post": SELF_DRAW_B,
+    "patch": {"role": "viewer"},
+}
+
+
+def routes() -> list[URLPattern]:
+    return [pattern for pattern in urlpatterns if isinstance(pattern, URLPattern)]
+
+
+def methods_of(pattern: URLPattern) -> list[str]:
+    view_class = pattern.callback.view_class
+    return [m for m in ("get", "post", "put", "patch", "delete") if hasattr(view_class, m)]
+
+
+def test_every_ledger_route_is_covered():
+    assert {pattern.name for pattern in routes()} == UNSCOPED | set(SCOPED)
+
+
+@pytest.fixture
+def victim(owner: Any) -> dict[str, Any]:
+    group, session = make_table(owner)
+    round_, _ = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    return {"group": group, "session": session, "round": round_, "membership": group.memberships.get()}
+
+
+@pytest.fixture
+def intruder(db: Any) -> Any:
+    user = make_user("intruder")
+    make_table(user, group_name="隔壁桌")
+    return client_for(user)
+
+
+CASES = [
+    pytest.param(pattern.name, method, id=f"{method}-{pattern.name}")
+    for pattern in routes()
+    if pattern.name in SCOPED
+    for method in methods_of(pattern)
+]
+
+
+@pytest.mark.parametrize(("name", "method"), CASES)
+def test_another_groups_object_is_not_found(victim, intruder, name, method):
+    kwargs = {arg: victim[what].pk for arg, what in SCOPED[name].items()}
+    url = reverse(f"ledger:{name}", kwargs=kwargs)
+    response = getattr(intruder, method)(url, BODIES.get(method), format="json")
+    assert response.status_code == 404, response.content
+
+
+def test_the_victims_data_is_untouched_after_every_attempt(victim, intruder, owner):
+    for param in CASES:
+        name, method = param.values
+        kwargs = {arg: victim[what].pk for arg, what in SCOPED[name].items()}
+        getattr(intruder, method)(reverse(f"ledger:{name}", kwargs=kwargs), BODIES.get(method), format="json")
+    victim["session"].refresh_from_db()
+    assert victim["session"].is_open
+    assert victim["session"].rounds.count() == 1
+    assert victim["group"].memberships.count() == 1
+
+
+def test_lists_show_only_the_requesters_groups(victim, intruder):
+    names = [group["name"] for group in intruder.get(reverse("ledger:group-list")).json()["results"]]
+    assert names == ["隔壁桌"]
