@@ -7,11 +7,17 @@ from typing import Any
 from settlement.engine import RoundResult, settle_round
 
 
-def settle(*events: dict[str, Any], dealer: int = 0, void_suits: Any = None, coins: Any = None,
-           **options: Any) -> RoundResult:
+def settle(
+    *events: dict[str, Any], dealer: int = 0, void_suits: Any = None, coins: Any = None, **options: Any
+) -> RoundResult:
     """Settle under the chengdu preset with ``options`` overridden."""
-    return settle_round(dealer=dealer, events=list(events), rules={"preset": "chengdu", **options},
-                        void_suits=void_suits, coins=coins)
+    return settle_round(
+        dealer=dealer,
+        events=list(events),
+        rules={"preset": "chengdu", **options},
+        void_suits=void_suits,
+        coins=coins,
+    )
 
 
 def net(*events: dict[str, Any], **kwargs: Any) -> list[int]:
@@ -35,10 +41,14 @@ def by_fan(player: int, fan: int, **flags: Any) -> dict[str, Any]:
     return {"player": player, "fan": fan, **flags}
 
 
-def by_hand(player: int, concealed: str, win_tile: str, melds: list[dict[str, str]] | None = None,
-            **flags: Any) -> dict[str, Any]:
-    return {"player": player, "hand": {"concealed": concealed, "win_tile": win_tile, "melds": melds or []},
-            **flags}
+def by_hand(
+    player: int, concealed: str, win_tile: str, melds: list[dict[str, str]] | None = None, **flags: Any
+) -> dict[str, Any]:
+    return {
+        "player": player,
+        "hand": {"concealed": concealed, "win_tile": win_tile, "melds": melds or []},
+        **flags,
+    }
 
 
 def draw(*players: dict[str, Any]) -> dict[str, Any]:
@@ -56,7 +66,9 @@ def position(player: int, concealed: str, melds: list[dict[str, str]] | None = N
     return {"player": player, "hand": {"concealed": concealed, "melds": melds or []}}
 
 
-def escape(player: int, tiles_left: int | None = 20, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def escape(
+    player: int, tiles_left: int | None = 20, players: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     event: dict[str, Any] = {"type": "escape", "player": player}
     if tiles_left is not None:
         event["tiles_left"] = tiles_left

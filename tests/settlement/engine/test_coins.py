@@ -14,18 +14,27 @@ A, B, C, D = 0, 1, 2, 3
 
 
 def test_example_17_a_short_loser_and_ten_percent_tax():
-    # C owes 9000 but holds 4500: pool 7800 + 4500 = 12300, shared 144 : 24 -> 10542.86 / 1757.14 -> 10543 / 1757
+    # C owes 9000, holds 4500: pool 7800 + 4500 = 12300, shared 144 : 24 -> 10542.86 / 1757.14 -> 10543 / 1757
     # (B has the larger fraction); after tax floor(9488.7) = 9488 and floor(1581.3) = 1581; house 1231
-    result = settle_coins([-78, 144, -90, 24], 0, CoinStakes((100000, 100000, 4500, 100000), 100), Decimal("0.1"), A)
+    result = settle_coins(
+        [-78, 144, -90, 24], 0, CoinStakes((100000, 100000, 4500, 100000), 100), Decimal("0.1"), A
+    )
     assert (result.change, result.house, result.balances) == (
-        (-7800, 9488, -4500, 1581), 1231, (92200, 109488, 0, 101581))
+        (-7800, 9488, -4500, 1581),
+        1231,
+        (92200, 109488, 0, 101581),
+    )
     assert (result.pool, result.shares, result.short) == (12300, (0, 10543, 0, 1757), (C,))
 
 
 def test_the_qq_example_a_self_draw_against_three():
     # base 20, 平胡 self-draw under the qq preset (no bonus): 20 points each = 2000 coins; A 6000 less 10%
-    result = settle(win(None, by_fan(A, 1)), preset="qq", base_points=20,
-                    coins={"balances": [10000] * 4, "room_coefficient": 100})
+    result = settle(
+        win(None, by_fan(A, 1)),
+        preset="qq",
+        base_points=20,
+        coins={"balances": [10000] * 4, "room_coefficient": 100},
+    )
     assert result.coins is not None
     assert (result.coins.change, result.coins.house) == ((5400, -2000, -2000, -2000), 600)
 
@@ -57,7 +66,9 @@ def test_the_house_takes_a_tied_leftover_coin_last():
 
 
 def test_burned_points_are_the_houses_claim():
-    result = settle(escape(D), escape_penalty_to="burn", coins={"balances": [0, 0, 0, 1000], "room_coefficient": 10})
+    result = settle(
+        escape(D), escape_penalty_to="burn", coins={"balances": [0, 0, 0, 1000], "room_coefficient": 10}
+    )
     assert result.coins is not None
     assert (result.coins.change, result.coins.house) == ((0, 0, 0, -480), 480)
 

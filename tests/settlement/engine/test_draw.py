@@ -8,7 +8,9 @@ from .rounds import by_fan, draw, escape, kong, net, position, settle, status, w
 
 A, B, C, D = 0, 1, 2, 3
 
-PIG_AND_ONE_READY = draw(status(A, "huazhu"), status(B, "ready", 1), status(C, "not_ready"), status(D, "not_ready"))
+PIG_AND_ONE_READY = draw(
+    status(A, "huazhu"), status(B, "ready", 1), status(C, "not_ready"), status(D, "not_ready")
+)
 
 
 @pytest.mark.parametrize(
@@ -35,14 +37,18 @@ def test_huazhu_points(options, expected):
     ],
 )
 def test_huazhu_recipients(recipients, expected):
-    events = (win(None, by_fan(B, 1)), draw(status(A, "huazhu"), status(C, "ready", 2), status(D, "not_ready")))
+    events = (
+        win(None, by_fan(B, 1)),
+        draw(status(A, "huazhu"), status(C, "ready", 2), status(D, "not_ready")),
+    )
     assert net(*events, huazhu_recipients=recipients) == expected
 
 
 def test_pigs_do_not_pay_each_other():
     # A and B pigs pay C and D 16 each; nobody is ready
-    assert net(draw(status(A, "huazhu"), status(B, "huazhu"), status(C, "not_ready"), status(D, "not_ready"))) == [
-        -32, -32, 32, 32]
+    assert net(
+        draw(status(A, "huazhu"), status(B, "huazhu"), status(C, "not_ready"), status(D, "not_ready"))
+    ) == [-32, -32, 32, 32]
 
 
 @pytest.mark.parametrize(
@@ -73,7 +79,7 @@ def test_huazhu_refunds_kongs(refunds, expected):
 @pytest.mark.parametrize(
     ("refund", "expected"),
     [
-        # C 暗杠: A, B, D pay 2. B self-draws 1 fan: A, C, D pay 2. Draw: A ready 1, C and D not ready pay A 1.
+        # C 暗杠: A, B, D pay 2. B self-draws 1 fan: A, C, D pay 2. Draw: A ready 1; C, D not ready pay A 1.
         pytest.param(True, [0, 6, -3, -3], id="c-returns-2-to-a-b-and-d"),
         pytest.param(False, [0, 4, -1, -3], id="c-returns-2-to-a-and-d-not-to-winner-b"),
     ],
@@ -101,16 +107,22 @@ def test_refund_when_nobody_ready(refund, expected):
 
 def test_a_ready_player_keeps_his_kong_money():
     # A 暗杠 +6, then B, C, D not ready pay A 1 each
-    events = (kong(A, "concealed", "2p"),
-              draw(status(A, "ready", 1), status(B, "not_ready"), status(C, "not_ready"), status(D, "not_ready")))
+    events = (
+        kong(A, "concealed", "2p"),
+        draw(status(A, "ready", 1), status(B, "not_ready"), status(C, "not_ready"), status(D, "not_ready")),
+    )
     assert net(*events) == [9, -3, -3, -3]
 
 
 def test_no_refund_goes_to_a_payer_who_escaped():
     # C 暗杠 (A, B, D pay 2); B self-draws 1 fan (A, C, D pay 2); B leaves (keeps his win); at the draw C,
     # not ready, returns 2 to A and D only. A ready 1: C and D pay him 1.
-    events = (kong(C, "concealed", "2p"), win(None, by_fan(B, 1)), escape(B),
-              draw(status(A, "ready", 1), status(C, "not_ready"), status(D, "not_ready")))
+    events = (
+        kong(C, "concealed", "2p"),
+        win(None, by_fan(B, 1)),
+        escape(B),
+        draw(status(A, "ready", 1), status(C, "not_ready"), status(D, "not_ready")),
+    )
     assert net(*events) == [0, 4, -1, -3]
 
 
@@ -118,7 +130,7 @@ def test_void_suit_tiles_make_a_pig_only_with_dingque():
     # B's hand is ready (平胡) but holds p, his declared void suit
     hands = draw(position(A, "13579m2468p1357p"), position(B, "234m567m345p88p99p"))
     events = (win(None, by_fan(C, 1)), win(None, by_fan(D, 1)), hands)
-    # C self-draws: A, B, D pay 2 (C +6); D self-draws: A, B pay 2 (D -2 + 4). Before the draw: [-4, -4, 6, 2].
+    # C self-draws: A, B, D pay 2 (C +6); D self-draws: A, B pay 2 (D -2 + 4). Before the draw: [-4, -4, 6, 2]
     with_dingque = settle(*events, void_suits=[None, "p", None, None])
     assert [entry["status"] for entry in with_dingque.events[2]["players"]] == ["not_ready", "huazhu"]
     # pig B pays every non-pig 16 (winners C and D included); A is not ready but nobody is ready to be paid

@@ -91,5 +91,9 @@ def test_a_forfeiting_winner_keeps_the_kong_money_handed_to_him():
 
 def test_a_winner_who_left_gets_no_flower_pig_money():
     # B self-draws 1 fan (+6) and leaves; at the draw A is a pig and pays only C and D
-    events = (win(None, by_fan(B, 1)), escape(B), draw(status(A, "huazhu"), status(C, "not_ready"), status(D, "not_ready")))
+    events = (
+        win(None, by_fan(B, 1)),
+        escape(B),
+        draw(status(A, "huazhu"), status(C, "not_ready"), status(D, "not_ready")),
+    )
     assert net(*events) == [-34, 6, 14, 14]

@@ -40,18 +40,43 @@ def test_normal_mode_ends_at_the_first_multiple_win():
 @pytest.mark.parametrize(
     ("rule", "events", "dealer", "expected"),
     [
-        pytest.param("first_winner", [win(A, by_fan(D, 1), by_fan(C, 1)), ALL_NOT_READY], A, C, id="first-winner-after-discarder"),
-        pytest.param("first_winner", [win(None, by_fan(D, 1)), ALL_NOT_READY], A, D, id="first-winner-self-draw"),
+        pytest.param(
+            "first_winner",
+            [win(A, by_fan(D, 1), by_fan(C, 1)), ALL_NOT_READY],
+            A,
+            C,
+            id="first-winner-after-discarder",
+        ),
+        pytest.param(
+            "first_winner", [win(None, by_fan(D, 1)), ALL_NOT_READY], A, D, id="first-winner-self-draw"
+        ),
         pytest.param("first_winner", [ALL_NOT_READY], C, C, id="first-winner-nobody-won-dealer-stays"),
         pytest.param("discarder", [win(A, by_fan(B, 1)), ALL_NOT_READY], A, A, id="discarder-dealt-in"),
-        pytest.param("discarder", [win(None, by_fan(C, 1)), ALL_NOT_READY], A, C, id="discarder-self-draw-winner"),
-        pytest.param("discarder", [win(B, by_fan(D, 1), robbing_kong=True), ALL_NOT_READY], A, B,
-                     id="discarder-robbed-player"),
+        pytest.param(
+            "discarder", [win(None, by_fan(C, 1)), ALL_NOT_READY], A, C, id="discarder-self-draw-winner"
+        ),
+        pytest.param(
+            "discarder",
+            [win(B, by_fan(D, 1), robbing_kong=True), ALL_NOT_READY],
+            A,
+            B,
+            id="discarder-robbed-player",
+        ),
         pytest.param("discarder", [ALL_NOT_READY], B, B, id="discarder-nobody-won-dealer-stays"),
-        pytest.param("first_winner_multi_discarder", [win(A, by_fan(C, 1), by_fan(B, 1)), ALL_NOT_READY], D, A,
-                     id="multi-discarder-after-a-multiple-win"),
-        pytest.param("first_winner_multi_discarder", [win(A, by_fan(C, 1)), ALL_NOT_READY], D, C,
-                     id="multi-discarder-single-win-first-winner"),
+        pytest.param(
+            "first_winner_multi_discarder",
+            [win(A, by_fan(C, 1), by_fan(B, 1)), ALL_NOT_READY],
+            D,
+            A,
+            id="multi-discarder-after-a-multiple-win",
+        ),
+        pytest.param(
+            "first_winner_multi_discarder",
+            [win(A, by_fan(C, 1)), ALL_NOT_READY],
+            D,
+            C,
+            id="multi-discarder-single-win-first-winner",
+        ),
         pytest.param("dice", [win(A, by_fan(C, 1)), ALL_NOT_READY], A, None, id="dice-none-suggested"),
         pytest.param("first_winner", [escape(B)], D, D, id="escape-nobody-won-dealer-stays"),
     ],
@@ -66,7 +91,9 @@ def _drop_winners_from_draw(events):
     """The shared all-not-ready draw lists only players who have not won by then."""
     won = {winner["player"] for event in events if event["type"] == "win" for winner in event["winners"]}
     return [
-        draw(*(entry for entry in event["players"] if entry["player"] not in won)) if event["type"] == "draw" else event
+        draw(*(entry for entry in event["players"] if entry["player"] not in won))
+        if event["type"] == "draw"
+        else event
         for event in events
     ]
 
@@ -79,4 +106,9 @@ def test_an_unfinished_round_settles_what_happened_so_far():
 
 def test_an_empty_round_is_unfinished_and_pays_nothing():
     result = settle()
-    assert (list(result.net), result.finished, result.next_dealer, result.transfers) == ([0] * 4, False, None, ())
+    assert (list(result.net), result.finished, result.next_dealer, result.transfers) == (
+        [0] * 4,
+        False,
+        None,
+        (),
+    )

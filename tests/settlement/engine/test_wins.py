@@ -77,7 +77,12 @@ def test_qiang_gang_bao_makes_the_robbed_pay_every_share(options, expected):
 
 def test_qiang_gang_bao_counts_co_robbers_among_the_shares():
     # C (2 fan): shares for A, B, D = 3 x 3 = 9; D (1 fan): shares for A, B, C = 3 x 2 = 6
-    assert net(win(B, by_fan(C, 2), by_fan(D, 1), robbing_kong=True), qiang_gang_payment="bao") == [0, -15, 9, 6]
+    assert net(win(B, by_fan(C, 2), by_fan(D, 1), robbing_kong=True), qiang_gang_payment="bao") == [
+        0,
+        -15,
+        9,
+        6,
+    ]
 
 
 def test_robbing_never_gets_the_self_draw_fan():

@@ -20,7 +20,11 @@ def test_example_12_concealed_kong_then_flower_on_the_kong():
     # 暗杠 2 x 3 = 6; 平胡 1 + gen 1 + 杠上花 1 = 3 fan = x4, +1 加底: (4 + 1) x 3 = 15; B +21
     result = settle(
         kong(B, "concealed", "5s"),
-        win(None, by_hand(B, "123s678s234m2m", "2m", [{"kind": "kong_concealed", "tile": "5s"}]), after_kong=True),
+        win(
+            None,
+            by_hand(B, "123s678s234m2m", "2m", [{"kind": "kong_concealed", "tile": "5s"}]),
+            after_kong=True,
+        ),
     )
     assert list(result.net) == [-7, 21, -7, -7]
     assert result.events[1]["scores"][0]["fan"] == 3
@@ -51,7 +55,9 @@ def test_example_15_direct_kong(direct_kong, expected):
 
 def test_example_16_draw_with_a_flower_pig_and_a_player_not_ready():
     # A pig pays 16 to B, C, D; D not ready pays B 1 (x1) and C 4 (清一色 x4)
-    result = settle(draw(status(A, "huazhu"), status(B, "ready", 1), status(C, "ready", 3), status(D, "not_ready")))
+    result = settle(
+        draw(status(A, "huazhu"), status(B, "ready", 1), status(C, "ready", 3), status(D, "not_ready"))
+    )
     assert list(result.net) == [-48, 17, 20, 11]
 
 
@@ -77,13 +83,25 @@ API_EXAMPLE = {
     "events": [
         {"type": "kong", "player": 1, "kind": "concealed", "tile": "2m"},
         {"type": "kong", "player": 0, "kind": "direct", "tile": "5p", "from": 2},
-        {"type": "win", "from": 0, "after_kong": True,
-         "winners": [{"player": 3, "hand": {"concealed": "111m333m777p999p8m", "melds": [], "win_tile": "8m"}}]},
+        {
+            "type": "win",
+            "from": 0,
+            "after_kong": True,
+            "winners": [
+                {"player": 3, "hand": {"concealed": "111m333m777p999p8m", "melds": [], "win_tile": "8m"}}
+            ],
+        },
         {"type": "win", "from": None, "winners": [{"player": 1, "fan": 4}]},
-        {"type": "draw",
-         "players": [{"player": 0, "hand": {"concealed": "123p789p456m7m",
-                                            "melds": [{"kind": "kong_direct", "tile": "5p"}]}},
-                     {"player": 2, "status": "not_ready"}]},
+        {
+            "type": "draw",
+            "players": [
+                {
+                    "player": 0,
+                    "hand": {"concealed": "123p789p456m7m", "melds": [{"kind": "kong_direct", "tile": "5p"}]},
+                },
+                {"player": 2, "status": "not_ready"},
+            ],
+        },
     ],
     "coins": {"balances": [100000, 100000, 4500, 100000], "room_coefficient": 100},
 }
@@ -95,15 +113,28 @@ def test_example_17_and_the_api_example_come_out_exactly():
     # C pays A 12. Net A -78, B +144, C -90, D +24. Coins: pool 7800 + 4500 = 12300; B 12300 x 144/168 =
     # 10542.86 -> 10543, D 1757.14 -> 1757; after 10% tax 9488 and 1581; house 12300 - 11069 = 1231.
     body = settle_round(**API_EXAMPLE).to_dict()
-    assert body["transfers"][0] == {"event": 0, "from": 0, "to": 1, "points": 12, "reason": "concealed_kong",
-                                    "detail": body["transfers"][0]["detail"]}
+    assert body["transfers"][0] == {
+        "event": 0,
+        "from": 0,
+        "to": 1,
+        "points": 12,
+        "reason": "concealed_kong",
+        "detail": body["transfers"][0]["detail"],
+    }
     assert body["net"] == [-78, 144, -90, 24]
     assert body["house"] == 0
     score = body["events"][2]["scores"][0]
     assert {key: score[key] for key in ("player", "fan", "multiplier", "pattern")} == {
-        "player": 3, "fan": 3, "multiplier": 4, "pattern": "dui_dui_hu"}
+        "player": 3,
+        "fan": 3,
+        "multiplier": 4,
+        "pattern": "dui_dui_hu",
+    }
     assert body["winners"] == [3, 1]
     assert body["finished"] is True
     assert body["next_dealer"] == 3
     assert {key: body["coins"][key] for key in ("change", "house", "balances")} == {
-        "change": [-7800, 9488, -4500, 1581], "house": 1231, "balances": [92200, 109488, 0, 101581]}
+        "change": [-7800, 9488, -4500, 1581],
+        "house": 1231,
+        "balances": [92200, 109488, 0, 101581],
+    }
