@@ -1,0 +1,62 @@
+"""Sixteen phones at once: one stored round per Idempotency-Key, contiguous positions for distinct rounds.
+
+Runs on whichever database the suite runs on (SQLite: a file with IMMEDIATE transactions and WAL;
+PostgreSQL: the session row locked with SELECT ... FOR UPDATE).
+"""
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from ledger.models import LedgerEntry, Round
+from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
+
+THREADS = 16
+
+
+def post_round(user: Any, session_id: int, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
+    try:
+        headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": key}
+        response = client_for(user).post(
+            reverse("ledger:round-list", kwargs={"session_id": session_id}), body, format="json", **headers
+        )
+        return response.status_code, response.json()
+    finally:
+        connection.close()
+
+
+def run_together(calls: list[Any]) -> list[tuple[int, Any]]:
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        return list(pool.map(lambda call: call(), calls))
+
+
+@pytest.fixture
+def table(transactional_db: Any) -> tuple[Any, Any]:
+    owner = make_user("owner")
+    client_for(owner)  # the token exists before the threads start
+    return owner, make_table(owner)[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_round_posted_sixteen_times_at_once_is_stored_once(table):
+    owner, session = table
+    answers = run_together([lambda: post_round(owner, session.pk, SELF_DRAW_B, "same-key")] * THREADS)
+    assert {status for status, _ in answers} == {201}
+    assert len({json.dumps(body, sort_keys=True) for _, body in answers}) == 1
+    assert Round.objects.filter(session=session).count() == 1
+    assert LedgerEntry.objects.filter(session=session).count() == 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sixteen_different_rounds_at_once_get_positions_one_to_sixteen(table):
+    owner, session = table
+    calls = [lambda n=n: post_round(owner, session.pk, SELF_DRAW_B, f"key-{n}") for n in range(THREADS)]
+    answers = run_together(calls)
+    assert [status for status, _ in answers] == [201] * THREADS
+    assert sorted(body["position"] for _, body in answers) == list(range(1, THREADS + 1))
+    positions = list(Round.objects.filter(session=session).order_by("position").values_list("position", flat=True))
+    assert positions == list(range(1, THREADS + 1))
