@@ -5,11 +5,18 @@ response. No login, no CSRF, no throttling and no serializer validation on the w
 and an ``EngineError`` becomes the 400 body of ``sczmj_site.api_errors``.
 """
 
+import json
+from typing import Any
+
+from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.exceptions import ParseError
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from calculator.engine.requests import score_from_payload, waits_from_payload
@@ -25,12 +32,58 @@ from .serializers import (
 )
 
 
+class JsonOnly(DefaultContentNegotiation):
+    """The calculators answer only in JSON, so the Accept header need not be parsed on every request."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return renderers[0], renderers[0].media_type
+
+
 class StatelessView(APIView):
-    """Open to anyone: the calculators store nothing, so there is nothing to log in to or forge."""
+    """Open to anyone: the calculators store nothing, so there is nothing to log in to or forge.
+
+    The view path is kept lean because scoring itself takes tens of microseconds: no authentication, no
+    throttling, no content negotiation, the JSON body read straight from the bytes and the result written
+    straight to JSON (bench/bench_api.py measures what is left). Errors still go through DRF's renderer.
+    """
 
     authentication_classes = ()
     permission_classes = (AllowAny,)
     throttle_classes = ()
+    parser_classes = (JSONParser,)
+    renderer_classes = (JSONRenderer,)
+    content_negotiation_class = JsonOnly
+
+    @staticmethod
+    def payload(request: Request) -> Any:
+        """The parsed JSON body. DRF's ``request.data`` costs more than scoring a hand (parser selection,
+        a codecs reader, empty multi-dicts), so a plain JSON body is decoded here; any other content type
+        goes to DRF, which answers 415."""
+        if request.META.get("CONTENT_TYPE", "").partition(";")[0].strip() != "application/json":
+            return request.data
+        body = request.body
+        if not body:
+            return {}  # as DRF does: an empty body is an empty object, so the missing field is named
+        try:
+            return json.loads(body, parse_constant=_reject_constant)
+        except ValueError as exc:  # UnicodeDecodeError included
+            raise ParseError(f"JSON parse error - {exc}") from exc
+
+
+def json_response(data: object) -> HttpResponse:
+    """The result as JSON, written as DRF's JSONRenderer would (compact, UTF-8, no NaN) but without the
+    per-request renderer, charset and indent lookups, which cost as much as scoring the hand."""
+    return HttpResponse(json_bytes(data), content_type="application/json")
+
+
+def json_bytes(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")  # NaN and Infinity, as DRF's strict parser does
 
 
 def example(
@@ -263,8 +316,8 @@ class ScoreView(StatelessView):
         examples=SCORE_EXAMPLES,
         tags=["calculators"],
     )
-    def post(self, request: Request) -> Response:
-        return Response(score_from_payload(request.data).to_dict())
+    def post(self, request: Request) -> HttpResponse:
+        return json_response(score_from_payload(self.payload(request)).to_dict())
 
 
 class WaitsView(StatelessView):
@@ -278,8 +331,8 @@ class WaitsView(StatelessView):
         examples=WAITS_EXAMPLES,
         tags=["calculators"],
     )
-    def post(self, request: Request) -> Response:
-        return Response(waits_from_payload(request.data).to_dict())
+    def post(self, request: Request) -> HttpResponse:
+        return json_response(waits_from_payload(self.payload(request)).to_dict())
 
 
 class RulesView(StatelessView):
@@ -291,11 +344,11 @@ class RulesView(StatelessView):
         responses={200: RulesDescriptionSerializer},
         tags=["calculators"],
     )
-    def get(self, request: Request) -> Response:
-        return Response(RULES_DESCRIPTION)
+    def get(self, request: Request) -> HttpResponse:
+        return HttpResponse(RULES_DESCRIPTION, content_type="application/json")
 
 
-RULES_DESCRIPTION = describe_rules()  # the table is fixed for the life of the process
+RULES_DESCRIPTION = json_bytes(describe_rules())  # the options table is fixed for the life of the process
 
 api_patterns = [
     path("api/v1/score/", ScoreView.as_view(), name="api-score"),

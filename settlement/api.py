@@ -1,11 +1,11 @@
 """``POST /api/v1/settle/``: settle one round from its events (API.md), stateless like the calculators."""
 
+from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
-from rest_framework.response import Response
 
-from calculator.api import StatelessView, example
+from calculator.api import StatelessView, example, json_response
 from calculator.serializers import ErrorSerializer
 from settlement.engine.requests import settle_from_payload
 
@@ -149,8 +149,8 @@ class SettleView(StatelessView):
         examples=SETTLE_EXAMPLES,
         tags=["calculators"],
     )
-    def post(self, request: Request) -> Response:
-        return Response(settle_from_payload(request.data).to_dict())
+    def post(self, request: Request) -> HttpResponse:
+        return json_response(settle_from_payload(self.payload(request)).to_dict())
 
 
 api_patterns = [path("api/v1/settle/", SettleView.as_view(), name="api-settle")]

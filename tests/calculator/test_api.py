@@ -250,6 +250,10 @@ def assert_error(error: dict, field: str) -> None:
         ),
         pytest.param(b"", "application/json", "concealed", id="an-empty-body"),
         pytest.param(b"\xff\xfe", "application/json", "body", id="not-utf-8"),
+        pytest.param(
+            b'{"concealed": NaN, "win_tile": "9s"}', "application/json", "body", id="nan-is-not-json"
+        ),
+        pytest.param(b"", "application/json; charset=utf-8", "concealed", id="empty-with-a-charset"),
     ],
 )
 def test_a_body_that_is_not_a_json_object_is_a_400(client, raw, content_type, field):
@@ -272,6 +276,22 @@ def test_a_wrong_method_is_a_405_not_a_500(client, method, url, status):
 
 def test_a_form_post_is_a_415(client):
     assert client.post(SCORE, data={"concealed": "1m"}).status_code == 415
+
+
+def test_a_plain_text_body_is_a_415(client):
+    assert client.post(SCORE, data=json.dumps(FULL_FLUSH), content_type="text/plain").status_code == 415
+
+
+def test_a_json_body_with_a_charset_is_read(client):
+    response = client.post(SCORE, data=json.dumps(FULL_FLUSH), content_type="application/json; charset=utf-8")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["pattern"]["key"] == "qing_yi_se"
+
+
+def test_the_response_is_utf_8_json_not_escaped(client):
+    response = client.post(SCORE, data=json.dumps(FULL_FLUSH), content_type="application/json")
+    assert "清一色".encode() in response.content
 
 
 def test_waits_of_a_thirteen_tile_position(client):
