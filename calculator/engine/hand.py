@@ -103,7 +103,7 @@ def _read_meld(meld: object, position: int) -> Meld:
             f"A meld's kind must be one of {choices}; got {kind_raw!r}.",
             f"碰杠的种类只能是 {choices} 之一，收到 {kind_raw!r}。",
         )
-    tiles = parse_tiles(meld.get("tile"), f"{field}.tile")
+    tiles = read_tiles(meld.get("tile"), f"{field}.tile")
     size = 3 if kind is MeldKind.PUNG else 4
     if not tiles or len(set(tiles)) != 1 or len(tiles) not in (1, size):
         raise EngineError(
