@@ -61,10 +61,26 @@ def test_the_docs_page_renders_without_any_external_host():
     response = Client().get("/api/docs/")
     assert response.status_code == 200
     page = response.content.decode()
-    assert "swagger" in page.lower()
+    assert "swagger-ui-bundle.js" in page
     external = re.findall(r"""(?:src|href)\s*=\s*["'](?:https?:)?//[^"']+""", page)
     assert external == []
     assert "cdn" not in page.lower()
+
+
+def test_the_docs_page_inline_code_carries_the_csp_nonce():
+    response = Client().get("/api/docs/")
+    nonce = re.search(r"'nonce-([^']+)'", response["Content-Security-Policy"]).group(1)
+    inline_tags = re.findall(r"<(?:script|style)(?![^>]*\bsrc=)[^>]*>", response.content.decode())
+    assert inline_tags
+    assert all(f'nonce="{nonce}"' in tag for tag in inline_tags), inline_tags
+
+
+@pytest.mark.e2e
+def test_the_docs_page_lists_the_calculators_in_a_browser(live_server, phone_page):
+    """Swagger UI really runs under the site's CSP (phone_page fails on any console error)."""
+    phone_page.goto(f"{live_server.url}/api/docs/")
+    for operation in ("/api/v1/score/", "/api/v1/waits/", "/api/v1/settle/", "/api/v1/rules/"):
+        phone_page.get_by_text(operation, exact=True).first.wait_for()
 
 
 def test_the_schema_endpoint_serves_the_same_paths(schema):
