@@ -122,7 +122,9 @@ def test_a_tile_button_without_javascript_adds_the_tile(client):
 @pytest.mark.parametrize(
     ("fields", "field", "message"),
     [
-        pytest.param({"concealed": "123m456p789s11sx", "win_tile": "1s"}, "concealed", "“x”不是牌", id="unknown_char"),
+        pytest.param(
+            {"concealed": "123m456p789s11sx", "win_tile": "1s"}, "concealed", "“x”不是牌", id="unknown_char"
+        ),
         pytest.param(
             {"concealed": "123m456m789m11s222s", "win_tile": "2s"}, "concealed", "13", id="fifteenth_tile"
         ),

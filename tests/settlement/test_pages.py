@@ -1,0 +1,189 @@
+"""The round page ``/round/``: events entered one by one, settled again on every post, undone, rejected."""
+
+import html
+import json
+import re
+
+import pytest
+from django.test import Client
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def text_of(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def carried(response) -> dict[str, str]:
+    """The round as the page hands it back: the hidden fields and the setup, ready to post again."""
+    body = response.content.decode()
+    fields = {}
+    for name in ("events", "notes", "totals", "hand_number"):
+        fields[name] = html.unescape(re.search(rf'name="{name}" value="([^"]*)"', body).group(1))
+    fields["dealer"] = re.search(r'name="dealer" value="(\d)" checked', body).group(1)
+    for seat in range(4):
+        fields[f"name_{seat}"] = html.unescape(
+            re.search(rf'name="name_{seat}" value="([^"]*)"', body).group(1)
+        )
+    return fields
+
+
+def nets(response) -> list[str]:
+    """Each seat's running total as shown, in seat order (signed with + or −)."""
+    totals = re.findall(r'class="seat__total[^"]*">\s*([^<]*?)\s*</div>', response.content.decode())
+    return [total.replace(" ", "") for total in totals]
+
+
+class RoundAtTable:
+    """A phone at the table: every post carries the round the last page returned."""
+
+    def __init__(self, client: Client, **headers):
+        self.client = client
+        self.headers = headers
+        self.response = client.get("/round/", **headers)
+        self.round = carried(self.response)
+
+    def post(self, **fields):
+        self.response = self.client.post("/round/", {**self.round, **fields}, **self.headers)
+        if self.response.status_code == 200:
+            self.round = carried(self.response)
+        return self.response
+
+    def events(self) -> list[dict]:
+        return json.loads(self.round["events"])
+
+
+@pytest.fixture
+def table() -> RoundAtTable:
+    return RoundAtTable(Client(), **HTMX)
+
+
+def test_the_page_shows_four_seats_in_chinese_with_the_dealer(client):
+    response = client.get("/round/")
+    assert response.status_code == 200
+    text = text_of(response)
+    for name in ("东", "南", "西", "北", "庄"):
+        assert name in text
+    assert nets(response) == ["0", "0", "0", "0"]
+
+
+def test_a_concealed_kong_is_recorded_in_one_post(table):
+    table.post(ev_type="kong", kong_player="1", kong_kind="concealed", action="add")
+    assert table.events() == [{"type": "kong", "player": 1, "kind": "concealed"}]
+    assert nets(table.response) == ["−2", "+6", "−2", "−2"]
+    assert "东、西、北 各付 南 2" in text_of(table.response)
+
+
+def test_a_full_round_kong_win_and_draw(table):
+    table.post(ev_type="kong", kong_player="1", kong_kind="concealed", action="add")
+    table.post(
+        ev_type="win",
+        winner_1="on",
+        win_how="self_draw",
+        after_kong="on",
+        pattern_1="ping_hu",
+        gen_1="1",
+        action="add",
+    )
+    # RULES.md example 12: 平胡 + 1 gen + 杠上花 = 3 fan, x4, plus 1 each for the self-draw.
+    assert nets(table.response) == ["−7", "+21", "−7", "−7"]
+    text = text_of(table.response)
+    assert "南 平胡 1 + 1根 + 杠上花 +1 = 3番 ×4" in text
+    table.post(
+        ev_type="draw", draw_0="huazhu", draw_2="ready", drawfan_2="3", draw_3="not_ready", action="add"
+    )
+    text = text_of(table.response)
+    assert "本手结束" in text and "下一手" in text
+    history = text.split("本手记录")[1].split("座位与规则")[0]
+    assert "花猪" in history and "查大叫" in history
+    assert "退税" not in history, "the kong maker has won: nobody refunds"
+    assert len(table.events()) == 3
+
+
+def test_the_next_hand_keeps_the_totals_and_passes_the_deal(table):
+    table.post(ev_type="win", winner_2="on", win_how="discard:1", pattern_2="qing_yi_se", action="add")
+    table.post(ev_type="win", winner_3="on", win_how="self_draw", action="add")
+    table.post(ev_type="win", winner_0="on", win_how="discard:1", action="add")
+    before = nets(table.response)
+    table.post(action="next")
+    assert table.events() == []
+    assert nets(table.response) == before
+    assert table.round["dealer"] == "2", "the first winner deals next"
+    assert "第 2 手" in text_of(table.response)
+
+
+def test_undo_removes_the_last_event_only(table):
+    table.post(ev_type="kong", kong_player="1", kong_kind="concealed", action="add")
+    table.post(ev_type="kong", kong_player="2", kong_kind="added", action="add")
+    table.post(action="undo")
+    assert table.events() == [{"type": "kong", "player": 1, "kind": "concealed"}]
+    assert nets(table.response) == ["−2", "+6", "−2", "−2"]
+
+
+def test_an_invalid_event_shows_the_engine_message_and_keeps_the_list(table):
+    table.post(ev_type="win", winner_1="on", win_how="self_draw", action="add")
+    before = table.round["events"]
+    table.post(ev_type="kong", kong_player="1", kong_kind="concealed", action="add")
+    assert table.response.status_code == 200
+    assert 'role="alert"' in table.response.content.decode()
+    assert "没有记录" in text_of(table.response)
+    assert table.round["events"] == before
+
+
+def test_a_forgotten_choice_is_named(table):
+    table.post(ev_type="kong", kong_player="1", action="add")
+    assert "请选哪种杠" in text_of(table.response)
+    assert table.events() == []
+
+
+def test_a_preview_shows_the_payments_without_recording(table):
+    table.post(ev_type="win", winner_1="on", win_how="self_draw", pattern_1="qing_yi_se", gen_1="1")
+    text = text_of(table.response)
+    assert "4番 ×8" in text and "东、西、北 各付 南 8" in text
+    assert table.events() == []
+
+
+def test_a_win_entered_as_tiles_is_scored_by_the_engine(table):
+    table.post(
+        ev_type="win", winner_3="on", win_how="discard:0", tiles_3="111m333m777p999p8m8m", action="add"
+    )
+    text = text_of(table.response)
+    assert "对对胡 2" in text and "东 付 北 2" in text
+
+
+def test_seats_can_be_renamed_and_keep_their_names(table):
+    table.round.update(name_0="老张", name_1="阿美")
+    table.post(ev_type="kong", kong_player="0", kong_kind="direct", kong_from="1", action="add")
+    assert "阿美 付 老张 2" in text_of(table.response)
+    assert table.round["name_0"] == "老张"
+
+
+def test_a_plain_post_without_javascript_gets_the_whole_page_and_a_400_on_error(client):
+    table = RoundAtTable(client)
+    table.post(ev_type="kong", kong_player="1", kong_kind="concealed", action="add")
+    assert "<html" in table.response.content.decode()
+    assert nets(table.response) == ["−2", "+6", "−2", "−2"]
+    response = table.post(ev_type="win", winner_1="on", winner_2="on", win_how="self_draw", action="add")
+    assert response.status_code == 400
+    assert 'role="alert"' in response.content.decode()
+
+
+def test_the_round_page_speaks_english(client):
+    table = RoundAtTable(client, HTTP_ACCEPT_LANGUAGE="en")
+    table.post(ev_type="kong", kong_player="1", kong_kind="concealed", action="add")
+    text = text_of(table.response)
+    assert "East, West, North each pay South 2" in text
+    assert "Undo" in text
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        pytest.param("not json", id="not_json"),
+        pytest.param('{"type": "kong"}', id="not_a_list"),
+        pytest.param('[{"type": "kong", "player": 9, "kind": "concealed"}]', id="bad_seat"),
+    ],
+)
+def test_a_tampered_round_never_crashes(client, events):
+    response = client.post("/round/", {"events": events, "dealer": "0"}, **HTMX)
+    assert response.status_code == 200
