@@ -123,12 +123,12 @@ SETTLE_EXAMPLES = [
     ),
     example(
         "impossible_sequence",
-        "A 400 names the event",
+        "A 400 names the event: here seat 3 self-draws, then makes a kong",
         {
-            "field": "events[1].from",
-            "detail": "Seat 3 has already won and cannot discard.",
-            "detail_zh": "3号位已经胡牌，不能再出牌。",
-            "errors": {"events[1].from": ["Seat 3 has already won and cannot discard."]},
+            "field": "events[1].player",
+            "detail": "Player 3 has already won and is out of play (血战到底).",
+            "detail_zh": "玩家 3 已经胡牌离场，不能再行动。",
+            "errors": {"events[1].player": ["Player 3 has already won and is out of play (血战到底)."]},
             "event": 1,
         },
         response=True,

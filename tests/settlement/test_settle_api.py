@@ -114,6 +114,18 @@ def test_the_documented_response_example_is_what_the_api_says(client):
     assert transfers_by_event(result) == transfers_by_event(documented)
 
 
+def test_the_documented_error_example_is_what_the_api_says(client):
+    documented = next(ex.value for ex in SETTLE_EXAMPLES if ex.status_codes == ["400"])
+    self_draw_then_kong = {
+        "dealer": 0,
+        "events": [
+            {"type": "win", "from": None, "winners": [{"player": 3, "fan": 1}]},
+            {"type": "kong", "player": 3, "kind": "concealed"},
+        ],
+    }
+    assert post(client, self_draw_then_kong) == (400, documented)
+
+
 def with_events(*events: dict, **fields: object) -> dict:
     return {"dealer": 0, "events": list(events), **fields}
 
