@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .decompose import best_set_names, seven_pairs_facts, seven_pairs_sets, standard_facts
@@ -256,7 +257,10 @@ _READING_FACTS = tuple(
 )
 
 
-def _standard_best(table: tuple[Choice, ...]) -> tuple[tuple[Choice, int] | None, ...]:
+@lru_cache(maxsize=64)
+def _standard_best(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[tuple[Choice, int] | None, ...]:
+    table = choices(pattern_fan)
+
     def best(mask: int, tile_bits: int) -> tuple[Choice, int] | None:
         readings = [
             (table[tile_bits | _READING_FACTS[1 << bit]], 1 << bit) for bit in range(4) if mask >> bit & 1
@@ -270,21 +274,37 @@ def _standard_best(table: tuple[Choice, ...]) -> tuple[tuple[Choice, int] | None
     )
 
 
-_SCORINGS: dict[int, Scoring] = {}
+# Compiled views: by identity first (one dict lookup for the Rules object a caller keeps passing), then by
+# value (a request that rebuilds equal rules each time). The identity entry keeps its Rules alive, so an
+# id is never reused while it is in the dict.
+_BY_IDENTITY: dict[int, tuple[Rules, Scoring]] = {}
+_BY_VALUE: dict[Rules, Scoring] = {}
+_CACHE_SIZE = 256
 
 
 def scoring_for(rules: Rules) -> Scoring:
-    """The compiled view of ``rules``, cached by identity (Rules values are immutable)."""
-    found = _SCORINGS.get(id(rules))
-    if found is not None and found.rules is rules:
-        return found
-    table = choices(rules.pattern_fan)
-    switched_on = tuple((extra, extra.fan(rules)) for extra in EXTRAS)
-    scoring = Scoring(rules, table, _standard_best(table), tuple((e, fan) for e, fan in switched_on if fan))
-    if len(_SCORINGS) > 256:
-        _SCORINGS.clear()
-    _SCORINGS[id(rules)] = scoring
+    """The compiled view of ``rules`` (Rules values are immutable, so it is computed once per value)."""
+    entry = _BY_IDENTITY.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    scoring = _BY_VALUE.get(rules)
+    if scoring is None:
+        switched_on = tuple((extra, extra.fan(rules)) for extra in EXTRAS)
+        scoring = Scoring(
+            rules,
+            choices(rules.pattern_fan),
+            _standard_best(rules.pattern_fan),
+            tuple((extra, fan) for extra, fan in switched_on if fan),
+        )
+        _remember(_BY_VALUE, rules, scoring)
+    _remember(_BY_IDENTITY, id(rules), (rules, scoring))
     return scoring
+
+
+def _remember[K, V](cache: dict[K, V], key: K, value: V) -> None:
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
 
 
 # ---------------------------------------------------------------------------------------------------------
