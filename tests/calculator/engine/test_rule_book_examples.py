@@ -50,6 +50,10 @@ def test_example_10_lists_the_melds_among_the_sets():
     )
 
 
+def test_example_5_lists_its_quad_as_two_pairs():
+    assert score_hand("2244552299m119p", "9p").sets == ("22m", "22m", "44m", "55m", "99m", "11p", "99p")
+
+
 def test_api_example_response_shape():
     """API.md's score example: the response body, key for key."""
     body = score_hand("11s333s222s456s99s", "9s").to_dict()
