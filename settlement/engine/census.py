@@ -8,12 +8,11 @@ hands. A discard won by several players is one tile on the table, counted once p
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from calculator.engine.tiles import TILE_NAMES
+from calculator.engine.tiles import KINDS, TILE_NAMES
 
-from .events import DrawEvent, Event, HandSpec, KongEvent, PlayerReport, WinEvent, fail
+from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent, fail
 from .state import SEATS
 
 COPIES = 4
@@ -21,15 +20,12 @@ COPIES = 4
 
 def check_tile_census(events: Sequence[Event]) -> None:
     """Raise an EngineError naming the first event after which some kind is named a fifth time."""
-    kongs = [Counter[int]() for _ in SEATS]
-    hands = [Counter[int]() for _ in SEATS]  # per kind, the most any one of the player's hands holds
-    table = Counter[int]()  # winning tiles taken from a discard or a robbed kong
+    census = _Census()
     for event in events:
-        touched = _record(event, kongs, hands, table)
-        for kind in touched:
-            total = table[kind] + sum(max(kongs[seat][kind], hands[seat][kind]) for seat in SEATS)
-            if total > COPIES:
+        for kind in census.record(event):
+            if census.totals[kind] > COPIES:
                 name = TILE_NAMES[kind]
+                total = census.totals[kind]
                 raise fail(
                     f"events[{event.index}]",
                     f"The round names {total} copies of {name} by this event; there are only 4.",
@@ -38,50 +34,67 @@ def check_tile_census(events: Sequence[Event]) -> None:
                 )
 
 
-def _record(
-    event: Event, kongs: list[Counter[int]], hands: list[Counter[int]], table: Counter[int]
-) -> set[int]:
-    """Add what ``event`` names; return the kinds it touched."""
-    if isinstance(event, KongEvent):
-        if event.tile is None:
-            return set()
-        kongs[event.player][event.tile] += COPIES
-        return {event.tile}
-    if isinstance(event, WinEvent):
+class _Census:
+    """Per seat and kind: tiles in his kongs, the most in any one of his hands; and the running totals."""
+
+    __slots__ = ("hands", "kongs", "totals")
+
+    def __init__(self) -> None:
+        self.kongs = [[0] * KINDS for _ in SEATS]
+        self.hands = [[0] * KINDS for _ in SEATS]
+        self.totals = [0] * KINDS
+
+    def record(self, event: Event) -> set[int]:
+        """Add what ``event`` names; return the kinds it touched."""
+        if isinstance(event, KongEvent):
+            if event.tile is None:
+                return set()
+            self._show(event.player, event.tile, kong=self.kongs[event.player][event.tile] + COPIES)
+            return {event.tile}
+        if isinstance(event, WinEvent):
+            return self._record_win(event)
+        reports: Iterable[PlayerReport] = (
+            event.players if isinstance(event, DrawEvent) else event.players or ()
+        )
+        touched: set[int] = set()
+        for report in reports:
+            if report.hand is not None:
+                touched |= self._hold(report.player, [*report.hand.held, *_tiles(report.hand.win_index)])
+        return touched
+
+    def _record_win(self, event: WinEvent) -> set[int]:
         touched: set[int] = set()
         shared: int | None = None
         for winner in event.winners:
             if winner.hand is None:
                 continue
-            own = list(winner.hand.held)
             if event.discarder is None:
-                own.extend(_tiles(winner.hand.win_index))
+                touched |= self._hold(winner.player, [*winner.hand.held, *_tiles(winner.hand.win_index)])
             else:
                 shared = winner.hand.win_index
-            touched |= _hold(hands[winner.player], own)
+                touched |= self._hold(winner.player, winner.hand.held)
         if shared is not None:
-            table[shared] += 1
+            self.totals[shared] += 1
             touched.add(shared)
         return touched
-    reports: Iterable[PlayerReport] = event.players if isinstance(event, DrawEvent) else event.players or ()
-    touched = set()
-    for report in reports:
-        if report.hand is not None:
-            touched |= _hold(hands[report.player], _all_tiles(report.hand))
-    return touched
+
+    def _hold(self, seat: int, tiles: Iterable[int]) -> set[int]:
+        counts: dict[int, int] = {}
+        for kind in tiles:
+            counts[kind] = counts.get(kind, 0) + 1
+        for kind, count in counts.items():
+            if count > self.hands[seat][kind]:
+                self._show(seat, kind, hand=count)
+        return set(counts)
+
+    def _show(self, seat: int, kind: int, *, kong: int | None = None, hand: int | None = None) -> None:
+        before = max(self.kongs[seat][kind], self.hands[seat][kind])
+        if kong is not None:
+            self.kongs[seat][kind] = kong
+        if hand is not None:
+            self.hands[seat][kind] = hand
+        self.totals[kind] += max(self.kongs[seat][kind], self.hands[seat][kind]) - before
 
 
 def _tiles(index: int | None) -> tuple[int, ...]:
     return () if index is None else (index,)
-
-
-def _all_tiles(hand: HandSpec) -> list[int]:
-    return [*hand.held, *_tiles(hand.win_index)]
-
-
-def _hold(most: Counter[int], tiles: Iterable[int]) -> set[int]:
-    """Keep, per kind, the most this player has shown in any one hand."""
-    counts = Counter(tiles)
-    for kind, count in counts.items():
-        most[kind] = max(most[kind], count)
-    return set(counts)

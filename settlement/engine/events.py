@@ -15,7 +15,7 @@ from typing import Any
 
 from calculator.engine.errors import EngineError
 from calculator.engine.rules import MAX_FAN
-from calculator.engine.tiles import parse_tiles
+from calculator.engine.tiles import TILE_INDEX, parse_tiles
 
 from .state import SEATS
 
@@ -119,7 +119,7 @@ def require(data: Mapping[str, Any], key: str, path: str, index: int | None) -> 
 
 
 def as_object(value: Any, path: str, index: int | None) -> Mapping[str, Any]:
-    if isinstance(value, Mapping):
+    if isinstance(value, (dict, Mapping)):  # dict first: the ABC check is slow
         return value
     raise fail(path, f"{path} must be an object.", f"{path} 必须是一个对象。", index)
 
@@ -174,6 +174,8 @@ def fan_value(value: Any, path: str, index: int) -> int:
 
 
 def one_tile(value: Any, path: str, index: int) -> int:
+    if isinstance(value, str) and value in TILE_INDEX:  # the usual "5p": no parsing needed
+        return TILE_INDEX[value]
     try:
         tiles = parse_tiles(value, field=path)
     except EngineError as error:

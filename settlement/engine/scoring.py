@@ -19,35 +19,38 @@ from .events import PlayerReport, Status, WinnerSpec, fail
 
 @dataclass(frozen=True, slots=True)
 class WinScore:
-    """One winner's fan and what one payer owes for it (before 自摸加底)."""
+    """One winner's fan and what one payer owes for it (before 自摸加底), with how the fan was reached."""
 
     player: int
     fan: int
     points: int
     capped: bool
     source: str  # "hand": scored from tiles; "fan": entered by hand
-    hand: Mapping[str, Any] = field(default_factory=dict)  # the calculator's answer, for a hand by tiles
-
-    @property
-    def multiplier(self) -> int:
-        return multiplier_of(self.fan)
+    explained: Mapping[str, Any]  # the score as the API shows it, built once
 
     def to_dict(self) -> dict[str, Any]:
-        pattern = self.hand.get("pattern")
-        return {
-            "player": self.player,
-            "fan": self.fan,
-            "multiplier": self.multiplier,
-            "pattern": pattern["key"] if isinstance(pattern, Mapping) else None,
-            "pattern_name": pattern["name"] if isinstance(pattern, Mapping) else None,
-            "pattern_fan": pattern["fan"] if isinstance(pattern, Mapping) else None,
-            "gen": self.hand.get("gen"),
-            "extras": self.hand.get("extras", []),
-            "sets": self.hand.get("sets", []),
-            "points": self.points,
-            "capped": self.capped,
-            "source": self.source,
-        }
+        return dict(self.explained)
+
+
+def _win_score(
+    player: int, fan: int, points: int, capped: bool, source: str, hand: Mapping[str, Any]
+) -> WinScore:
+    pattern = hand.get("pattern") or {}
+    explained = {
+        "player": player,
+        "fan": fan,
+        "multiplier": multiplier_of(fan),
+        "pattern": pattern.get("key"),
+        "pattern_name": pattern.get("name"),
+        "pattern_fan": pattern.get("fan"),
+        "gen": hand.get("gen"),
+        "extras": hand.get("extras", []),
+        "sets": hand.get("sets", []),
+        "points": points,
+        "capped": capped,
+        "source": source,
+    }
+    return WinScore(player, fan, points, capped, source, explained)
 
 
 def score_winner(
@@ -87,12 +90,12 @@ def score_winner(
             f"玩家 {winner.player} 的手牌不能胡：{result.reason_zh}",
             index,
         )
-    return WinScore(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
+    return _win_score(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
 
 
 def _entered(player: int, fan: int, rules: Rules) -> WinScore:
     points = rules.amount(fan)
-    return WinScore(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan")
+    return _win_score(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan", {})
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,11 +149,15 @@ class RoundState:
 
     def with_payments_marked(self, marked: tuple[KongPayment, ...], state: PaymentState) -> RoundState:
         """The same round with the given kong payments moved to ``state``."""
+        if not marked:
+            return self
         chosen = set(marked)
         return replace(
             self,
             kong_payments=tuple(
-                replace(payment, state=state) if payment in chosen else payment
+                KongPayment(payment.kong, payment.maker, payment.payer, payment.points, state)
+                if payment in chosen
+                else payment
                 for payment in self.kong_payments
             ),
         )

@@ -108,17 +108,16 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
             score, _shares(situation, state, event, score.player, kong, table), situation, index
         )
     )
-    handed, state = _hand_over_kong_income(
-        state, event, kong, tuple(score.player for score in winning), table
-    )
-    winners = state.winners + tuple(score.player for score in winning)
+    won = tuple(score.player for score in winning)
+    handed, state = _hand_over_kong_income(state, event, kong, won, table)
+    winners = state.winners + won
     new_state = replace(
         state,
         winners=winners,
         win_receipts=state.win_receipts + paid,
         previous_kong=None,
         last_tile_won=event.last_tile,
-        first_win=state.first_win or FirstWin(event.discarder, tuple(score.player for score in winning)),
+        first_win=state.first_win or FirstWin(event.discarder, won),
         finished=rules.mode is Mode.NORMAL or len(winners) >= BLOOD_BATTLE_WINNERS,
     )
     summary = {
@@ -129,7 +128,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
         "after_kong": event.after_kong,
         "last_tile": event.last_tile,
         "kong": None if kong is None else kong.index,
-        "scores": [{**score.to_dict(), "won": score in winning} for score in scores],
+        "scores": [{**score.explained, "won": score.player in won} for score in scores],
         "kong_transfer": sum(transfer.points for transfer in handed),
     }
     return Step(paid + handed, new_state, summary)
@@ -216,7 +215,7 @@ def _shares(
 
 
 def _pay(score: WinScore, shares: Shares, situation: Situation, index: int) -> tuple[Transfer, ...]:
-    detail: dict[str, Any] = {**score.to_dict(), "situation": situation.value}
+    detail: dict[str, Any] = {**score.explained, "situation": situation.value}
     transfers: list[Transfer] = []
     for covered in shares.covered:
         payer = covered if shares.payer is None else shares.payer
