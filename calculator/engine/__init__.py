@@ -5,11 +5,11 @@ both take tiles in notation, validate them and raise ``EngineError`` (field + me
 """
 
 from .errors import EngineError
-from .fan import ExtraScore, ScoreResult, score_hand
+from .fan import ExtraScore, ScoreResult, Wait, score_hand
 from .patterns import PatternScore
 from .rules import Rules
 from .tiles import format_tiles, parse_tiles
-from .waits import DiscardWaits, Wait, WaitsResult, find_waits
+from .waits import DiscardWaits, WaitsResult, find_waits
 
 __all__ = [
     "DiscardWaits",

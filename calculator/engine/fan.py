@@ -205,6 +205,30 @@ def not_a_win(code: str, en: str, zh: str) -> ScoreResult:
     return ScoreResult(False, reason=en, reason_zh=zh, reason_code=code)
 
 
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """One live wait and the best fan the hand would have with it (查大叫 value)."""
+
+    tile: str
+    fan: int
+    multiplier: int
+    points: int
+    pattern: str
+    gen: int
+    capped: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "fan": self.fan,
+            "multiplier": self.multiplier,
+            "points": self.points,
+            "pattern": self.pattern,
+            "gen": self.gen,
+            "capped": self.capped,
+        }
+
+
 # ---------------------------------------------------------------------------------------------------------
 # What scoring needs from one Rules value, computed once per Rules object.
 
@@ -217,7 +241,7 @@ class Scoring:
     standard_best: tuple[tuple[Choice, int] | None, ...]
     extras: tuple[tuple[Extra, int], ...]  # switched-on extras with their fan
     extras_by_situation: dict[int, tuple[ExtraScore, ...]] = field(default_factory=dict)
-    wait_values: dict[int, WaitValue | None] = field(default_factory=dict)
+    waits: dict[int, Wait | None] = field(default_factory=dict)  # immutable, so shared by every position
 
     def extras_for(self, situation: int) -> tuple[ExtraScore, ...]:
         found = self.extras_by_situation.get(situation)
@@ -230,14 +254,14 @@ class Scoring:
             self.extras_by_situation[situation] = found
         return found
 
-    def wait_value(self, mask: int, facts: int, gen: int, situation: int) -> WaitValue | None:
-        """(fan, multiplier, points, pattern key, gen, capped) of a complete hand from what decides it:
-        its standard fact mask, its tile and seven-pairs facts, its raw gen and its static situation."""
-        key = mask | facts << 4 | gen << 10 | situation << 16
-        if key in self.wait_values:
-            return self.wait_values[key]
+    def wait(self, tile: int, mask: int, facts: int, gen: int, situation: int) -> Wait | None:
+        """A wait on ``tile`` valued from what decides its fan: the standard fact mask of the complete hand,
+        its tile and seven-pairs facts, its raw gen and its static situation (None: it does not win)."""
+        key = tile | mask << 5 | facts << 9 | gen << 15 | situation << 21
+        if key in self.waits:
+            return self.waits[key]
         found = best_reading(self, mask, facts & (SEVEN_PAIRS | HAS_QUAD), facts & (ONE_SUIT | ALL_258))
-        value = None
+        wait = None
         if found is not None:
             choice = found[0]
             net_gen = gen - choice.pattern.gen_inside
@@ -245,12 +269,10 @@ class Scoring:
             points = self.rules.amount(fan)
             multiplier = multiplier_of(fan)
             capped = points < self.rules.base_points * multiplier
-            value = (fan, multiplier, points, choice.pattern.key, net_gen, capped)
-        self.wait_values[key] = value
-        return value
+            wait = Wait(TILE_NAMES[tile], fan, multiplier, points, choice.pattern.key, net_gen, capped)
+        self.waits[key] = wait
+        return wait
 
-
-WaitValue = tuple[int, int, int, str, int, bool]
 
 _READING_FACTS = tuple(
     (HAS_RUN if bit & 0b1100 else 0) | (ALL_TERMINAL if bit & 0b1010 else 0) for bit in range(16)

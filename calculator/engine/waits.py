@@ -16,6 +16,7 @@ from typing import Any
 from .decompose import seven_pairs_facts
 from .fan import (
     Scoring,
+    Wait,
     gen_count,
     legality,
     melds_fact_bit,
@@ -27,30 +28,6 @@ from .fan import (
 from .hand import Held, Meld, check_size, read_held, read_melds, read_rules, read_tiles, read_void_suit
 from .tables import COMBINE, COMPLETIONS, SPLITS
 from .tiles import FOUR_BITS, LOW_BITS, ONE, RANK_BITS, SUIT_BITS, SUIT_MASK, TILE_NAMES, count_of
-
-
-@dataclass(frozen=True, slots=True)
-class Wait:
-    """One live wait and the best fan the hand would have with it (查大叫 value)."""
-
-    tile: str
-    fan: int
-    multiplier: int
-    points: int
-    pattern: str
-    gen: int
-    capped: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tile": self.tile,
-            "fan": self.fan,
-            "multiplier": self.multiplier,
-            "points": self.points,
-            "pattern": self.pattern,
-            "gen": self.gen,
-            "capped": self.capped,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +152,9 @@ def live_waits(scoring: Scoring, packed: int, meld_packed: int, melds: tuple[Mel
         mask = found[tile]
         facts = tile_facts(complete) | (0 if melds else seven_pairs_facts(packed + ONE[tile]))
         gen = (complete & FOUR_BITS).bit_count() if plain_gen else gen_count(rules, complete, melds)
-        value = scoring.wait_value(
-            COMBINE[mask][meld_bit] if mask else 0, facts, gen, situation | tiles_situation(complete)
+        wait = scoring.wait(
+            tile, COMBINE[mask][meld_bit] if mask else 0, facts, gen, situation | tiles_situation(complete)
         )
-        if value is not None:
-            waits.append(Wait(TILE_NAMES[tile], *value))
+        if wait is not None:
+            waits.append(wait)
     return tuple(waits)
