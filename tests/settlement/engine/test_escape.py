@@ -97,3 +97,23 @@ def test_a_winner_who_left_gets_no_flower_pig_money():
         draw(status(A, "huazhu"), status(C, "not_ready"), status(D, "not_ready")),
     )
     assert net(*events) == [-34, 6, 14, 14]
+
+
+@pytest.mark.parametrize(
+    ("refund", "expected"),
+    [
+        # D 暗杠: A, B, C pay 2. B self-draws 1 fan: A, C, D pay 2. D escapes: returns 2 to A and C, and to
+        # winner B only under refund_to_won_payers; pays A and C 16 each.
+        pytest.param(True, [14, 6, 14, -34], id="returned-to-the-winner-too"),
+        pytest.param(False, [14, 4, 14, -32], id="not-returned-to-the-winner"),
+    ],
+)
+def test_an_escape_refunds_by_the_tui_shui_options(refund, expected):
+    events = (kong(D, "concealed", "2p"), win(None, by_fan(B, 1)), escape(D))
+    assert net(*events, refund_to_won_payers=refund) == expected
+
+
+def test_an_escape_refunds_whatever_the_other_options_say():
+    # nobody ready and pigs keeping kongs do not matter: an escaping player always returns his kong income
+    events = (kong(D, "concealed", "2p"), escape(D))
+    assert net(*events, refund_when_nobody_ready=False, huazhu_refunds_kongs=False) == [16, 16, 16, -48]

@@ -145,3 +145,9 @@ def test_each_win_transfer_explains_itself():
     detail = result.transfers[0].detail
     assert (detail["fan"], detail["multiplier"], detail["pattern"], detail["gen"]) == (3, 4, "qing_yi_se", 0)
     assert [transfer.reason.value for transfer in result.transfers[:2]] == ["win", "self_draw_bonus"]
+
+
+def test_dian_gang_hua_dianpao_takes_an_entered_fan_as_final():
+    # 4 fan entered (the table already left out 自摸加番): the feeder B pays x8 once, plus his 2 for the kong
+    events = (kong(C, "direct", "7m", feeder=B), win(None, by_fan(C, 4), after_kong=True))
+    assert net(*events, dian_gang_hua="dianpao", zimo_bonus="jia_fan") == [0, -10, 10, 0]
