@@ -1,0 +1,126 @@
+"""The phone pages in Debian's chromium at 360 px: tapping, typing, switching language, recording a round.
+
+``phone_page`` (tests/conftest.py) fails a test on any console error, CSP violations included. Each page
+is also photographed into /tmp, light and dark, for a person to look at.
+"""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+SCREENSHOTS = "/tmp/sczmj-{name}-{scheme}.png"
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """A phone set to Chinese, as the players' phones are."""
+    return {**browser_context_args, "locale": "zh-CN", "device_scale_factor": 2}
+
+
+def choose(page: Page, name: str, value: str) -> None:
+    """Tap the chip of a radio or checkbox: the input itself is hidden behind its label."""
+    page.locator(f"label:has(input[name='{name}'][value='{value}']) span").first.click()
+
+
+def tick(page: Page, name: str) -> None:
+    """Tap the chip of a checkbox."""
+    page.locator(f"label:has(input[name='{name}']) span").first.click()
+
+
+def tap_tiles(page: Page, tiles: str) -> None:
+    for tile in tiles.split():
+        page.locator(f".pick[data-tile='{tile}']").click()
+
+
+def photograph(page: Page, name: str) -> None:
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=SCREENSHOTS.format(name=name, scheme=scheme), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+
+def test_tapping_tiles_shows_the_fan(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    tap_tiles(page, "1s 1s 2s 2s 2s 3s 3s 3s 4s 5s 6s 9s 9s 9s")
+    result = page.locator("#result")
+    expect(result).to_contain_text("清一色")
+    expect(result).to_contain_text("3 番")
+    expect(page.locator(".pick[data-tile='9s'] .pick__count")).to_have_text("3")
+    expect(page.locator(".hand .held")).to_have_count(14)
+    photograph(page, "calculator")
+
+
+def test_a_concealed_kong_and_a_gen_make_four_fan(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    page.locator("[data-meld='kong_concealed']").click()
+    tap_tiles(page, "1s")  # the kong's tile
+    tap_tiles(page, "2s 3s 4s 5s 6s 7s 8s 8s 8s 9s 9s")
+    expect(page.locator("#result")).to_contain_text("清一色")
+    expect(page.locator("#result")).to_contain_text("4 番")  # 清一色 3 + 1根: the kong is a gen
+    expect(page.locator(".meld")).to_have_count(1)
+
+
+def test_a_kind_used_four_times_is_disabled(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    tap_tiles(page, "5p 5p 5p 5p")
+    expect(page.locator(".pick[data-tile='5p']")).to_be_disabled()
+    page.locator(".hand .held").first.click()
+    expect(page.locator(".pick[data-tile='5p']")).to_be_enabled()
+
+
+def test_typing_a_hand_fills_the_picker(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    page.locator("input[name='concealed']").fill("23445677筒345789条")
+    expect(page.locator("#result")).to_contain_text("平胡")
+    expect(page.locator(".pick[data-tile='4p'] .pick__count")).to_have_text("2")
+    expect(page.locator(".hand .held")).to_have_count(14)
+
+
+def test_a_bad_typed_hand_gets_the_engine_message(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    page.locator("input[name='concealed']").fill("123m456px")
+    expect(page.locator("#result [role='alert']")).to_contain_text("不是牌")
+
+
+def test_switching_to_english(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    page.locator(".langswitch button").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("body")).to_contain_text("Score a win")
+    tap_tiles(page, "1s 1s 2s 2s 2s 3s 3s 3s 4s 5s 6s 9s 9s 9s")
+    expect(page.locator("#result")).to_contain_text("Full flush")
+    photograph(page, "calculator-en")
+
+
+def test_the_round_page_records_a_concealed_kong_and_a_self_draw(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/round/")
+    totals = page.locator(".seat__total")
+    # 杠 → 南 → 暗杠: recorded at the third tap.
+    choose(page, "ev_type", "kong")
+    choose(page, "kong_player", "1")
+    choose(page, "kong_kind", "concealed")
+    expect(totals.nth(1)).to_have_text("+6")
+    # 胡 → 南 → 自摸 → 杠上花 → 1根 → 记录 (RULES.md example 12).
+    choose(page, "ev_type", "win")
+    tick(page, "winner_1")
+    choose(page, "win_how", "self_draw")
+    tick(page, "after_kong")
+    choose(page, "gen_1", "1")
+    expect(page.locator(".preview")).to_contain_text("3番 ×4")
+    page.locator("button[name='action'][value='add']").click()
+    expect(totals.nth(0)).to_have_text("−7")
+    expect(totals.nth(1)).to_have_text("+21")
+    expect(page.locator(".seat").nth(1)).to_contain_text("胡")
+    expect(page.locator("input[name='winner_1']")).to_be_disabled()
+    photograph(page, "round")
+    page.locator("button[name='action'][value='undo']").click()
+    expect(totals.nth(1)).to_have_text("+6")
