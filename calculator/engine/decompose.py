@@ -13,7 +13,6 @@ from .patterns import HAS_QUAD, SEVEN_PAIRS
 from .tables import COMBINE, SPLITS, WAYS, way_groups
 from .tiles import FOUR_BITS, LOW_BITS, RANK_BITS, SUIT_BITS, SUIT_MASK, format_tiles
 
-Group = tuple[int, ...]  # ranks or tile indices of one set or pair
 SetName = tuple[int, str]  # (suit, compact name such as "123m"): sorts in tile order within a suit
 
 

@@ -208,9 +208,9 @@ def read_void_suit(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, str):
-        normal = parse_suit(value)
-        if normal is not None:
-            return normal
+        suit = _SUIT_WORDS.get(value.strip().lower())
+        if suit is not None:
+            return suit
     raise EngineError(
         "void_suit",
         f"void_suit must be m, p, s or null; got {value!r}.",
@@ -219,10 +219,6 @@ def read_void_suit(value: object) -> int | None:
 
 
 _SUIT_WORDS = {"m": 0, "p": 1, "s": 2, "万": 0, "萬": 0, "筒": 1, "饼": 1, "餅": 1, "条": 2, "條": 2, "索": 2}
-
-
-def parse_suit(value: str) -> int | None:
-    return _SUIT_WORDS.get(value.strip().lower())
 
 
 def read_rules(rules: object) -> Rules:

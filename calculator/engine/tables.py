@@ -22,9 +22,8 @@ from itertools import combinations_with_replacement
 
 from .tiles import RANK_BITS
 
-MAX_COUNT = 5
+MAX_COUNT = 5  # the _TWOS test below assumes it
 MAX_SETS = 4
-EMPTY_FACTS = 1 << 1  # no run, and vacuously every set carries a terminal
 
 # A set or pair: (ranks 0..8, is a run, holds a 1 or 9)
 _Group = tuple[tuple[int, ...], bool, bool]
@@ -90,7 +89,7 @@ def build_splits() -> tuple[dict[int, int], dict[int, int]]:
             for pair_key, pair_id, pair_terminal in pair_options:
                 key = sets_key + pair_key
                 if (key | (key + _TWOS)) & _EIGHTS:
-                    continue  # more than MAX_COUNT (5) copies of a rank
+                    continue  # more than MAX_COUNT copies of a rank: a count + 2 reaches 8
                 bit = fact_bit(has_run, terminal and pair_terminal)
                 known = splits.get(key, 0)
                 if not known & bit:

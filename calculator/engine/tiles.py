@@ -33,7 +33,6 @@ def _mask(indices: Iterable[int], bits: int) -> int:
 
 
 # Bit masks over the packed counts (counts of a valid hand are 0..4, or 5 in a dead-wait question).
-ALL_FIELDS = _mask(range(KINDS), 0b1111)
 LOW_BITS = _mask(range(KINDS), 0b0001)  # set for an odd count
 FOUR_BITS = _mask(range(KINDS), 0b0100)  # set for a count of 4 or 5: a gen
 TERMINALS = _mask((index for index in range(KINDS) if index % 9 in (0, 8)), 0b1111)
@@ -48,20 +47,6 @@ def pack(indices: Iterable[int]) -> int:
 
 def count_of(packed: int, index: int) -> int:
     return (packed >> (RANK_BITS * index)) & 0b1111
-
-
-def suit_key(packed: int, suit: int) -> int:
-    """The nine counts of one suit: the key of the per-suit tables."""
-    return (packed >> (SUIT_BITS * suit)) & SUIT_MASK
-
-
-def suits_present(packed: int) -> int:
-    """A 3-bit mask of the suits with at least one tile."""
-    return (
-        (1 if packed & SUIT_FIELDS[0] else 0)
-        | (2 if packed & SUIT_FIELDS[1] else 0)
-        | (4 if packed & SUIT_FIELDS[2] else 0)
-    )
 
 
 def format_tiles(indices: Iterable[int]) -> str:
