@@ -68,6 +68,7 @@ DISCARD = 2
 ROBBING = 4
 AFTER_KONG = 8
 LAST_TILE = 16
+# The tiles alone decide the bits below, so only they (金钩钓, 门清, 中张) reach a ready hand's value (3.4).
 ALL_MELDS = 32  # four melds: the win completes the pair on a single tile
 NO_OPEN_MELD = 64
 NO_TERMINAL = 128
@@ -81,7 +82,6 @@ class Extra:
     name_en: str
     needs: int  # situation bits that must all be set
     fan: Callable[[Rules], int]
-    static: bool = False  # a property of the tiles, counted in a ready hand's best fan (3.4)
 
 
 def _one_if(flag: bool) -> int:
@@ -117,7 +117,6 @@ EXTRAS: tuple[Extra, ...] = (
         "Four melds, single wait on the pair",
         ALL_MELDS,
         lambda rules: _one_if(rules.jin_gou_diao),
-        static=True,
     ),
     Extra(
         "hai_di_lao_yue",
@@ -139,7 +138,6 @@ EXTRAS: tuple[Extra, ...] = (
         "Concealed hand",
         NO_OPEN_MELD,
         lambda rules: _one_if(rules.men_qing_zhong_zhang),
-        static=True,
     ),
     Extra(
         "zhong_zhang",
@@ -147,7 +145,6 @@ EXTRAS: tuple[Extra, ...] = (
         "No terminals",
         NO_TERMINAL,
         lambda rules: _one_if(rules.men_qing_zhong_zhang),
-        static=True,
     ),
 )
 
@@ -270,7 +267,7 @@ class Scoring:
             multiplier = multiplier_of(fan)
             capped = points < self.rules.base_points * multiplier
             wait = Wait(TILE_NAMES[tile], fan, multiplier, points, choice.pattern.key, net_gen, capped)
-        self.waits[key] = wait
+        _remember(self.waits, key, wait, 1 << 16)
         return wait
 
 
@@ -323,8 +320,9 @@ def scoring_for(rules: Rules) -> Scoring:
     return scoring
 
 
-def _remember[K, V](cache: dict[K, V], key: K, value: V) -> None:
-    if len(cache) >= _CACHE_SIZE:
+def _remember[K, V](cache: dict[K, V], key: K, value: V, size: int = _CACHE_SIZE) -> None:
+    """Store in a bounded cache: starting afresh when full keeps memory flat in a long-lived process."""
+    if len(cache) >= size:
         cache.clear()
     cache[key] = value
 
@@ -499,6 +497,7 @@ NO_SHAPE = not_a_win(
 def score_held(
     scoring: Scoring, held: Held, situation: int, heavenly: Pattern | None, void: int | None
 ) -> ScoreResult:
+    """Steps 3 to 9 of the pipeline for a validated hand."""
     rules = scoring.rules
     final = held.packed + held.meld_packed
     illegal = legality(rules, final, void)

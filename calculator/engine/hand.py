@@ -15,7 +15,6 @@ from .rules import DEFAULT_RULES, Rules
 from .tiles import ONE, TILE_INDEX, TILE_NAMES, count_of, pack, parse_tiles
 
 MAX_MELDS = 4
-HAND_SIZE = 14
 # Packed-count constants: a count of 5 or more shows as bit 3 of its field, either in the counts or in
 # the counts plus 3 (counts here stay below 16, so only an already-bad count can carry over).
 _THREES = pack(index for index in range(27) for _ in range(3))
