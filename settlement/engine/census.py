@@ -49,7 +49,7 @@ class _Census:
         if isinstance(event, KongEvent):
             if event.tile is None:
                 return set()
-            self._show(event.player, event.tile, kong=self.kongs[event.player][event.tile] + COPIES)
+            self._add_kong(event.player, event.tile)
             return {event.tile}
         if isinstance(event, WinEvent):
             return self._record_win(event)
@@ -82,18 +82,17 @@ class _Census:
         counts: dict[int, int] = {}
         for kind in tiles:
             counts[kind] = counts.get(kind, 0) + 1
+        hands, kongs, totals = self.hands[seat], self.kongs[seat], self.totals
         for kind, count in counts.items():
-            if count > self.hands[seat][kind]:
-                self._show(seat, kind, hand=count)
+            if count > hands[kind]:
+                totals[kind] += max(count, kongs[kind]) - max(hands[kind], kongs[kind])
+                hands[kind] = count
         return set(counts)
 
-    def _show(self, seat: int, kind: int, *, kong: int | None = None, hand: int | None = None) -> None:
-        before = max(self.kongs[seat][kind], self.hands[seat][kind])
-        if kong is not None:
-            self.kongs[seat][kind] = kong
-        if hand is not None:
-            self.hands[seat][kind] = hand
-        self.totals[kind] += max(self.kongs[seat][kind], self.hands[seat][kind]) - before
+    def _add_kong(self, seat: int, kind: int) -> None:
+        hands, kongs = self.hands[seat], self.kongs[seat]
+        self.totals[kind] += max(kongs[kind] + COPIES, hands[kind]) - max(kongs[kind], hands[kind])
+        kongs[kind] += COPIES
 
 
 def _tiles(index: int | None) -> tuple[int, ...]:

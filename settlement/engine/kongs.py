@@ -50,40 +50,30 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
             f"玩家 {event.player} 定缺 {void}，不能杠这门牌。",
             event.index,
         )
-    share = KONG_SHARES[event.kind]
-    points = {
-        payer: table.rules.base_points * share(table.rules, payer, event.feeder)
-        for payer in state.active
-        if payer != event.player
-    }
-    payments = tuple(
-        KongPayment(event.index, event.player, payer, amount)
-        for payer, amount in points.items()
-        if amount > 0
-    )
-    detail = {
-        "kong": event.index,
-        "kind": event.kind.value,
-        "tile": _tile_name(event.tile),
-        "feeder": event.feeder,
-    }
-    transfers = tuple(
-        Transfer(event.index, payment.payer, event.player, payment.points, KONG_REASONS[event.kind], detail)
-        for payment in payments
-    )
-    made = KongMade(event.index, event.player, event.kind is KongKind.DIRECT, event.feeder)
+    rules, maker, feeder = table.rules, event.player, event.feeder
+    share, reason = KONG_SHARES[event.kind], KONG_REASONS[event.kind]
+    tile = _tile_name(event.tile)
+    detail = {"kong": event.index, "kind": event.kind.value, "tile": tile, "feeder": feeder}
+    payments: list[KongPayment] = []
+    transfers: list[Transfer] = []
+    for payer in state.active:
+        points = 0 if payer == maker else rules.base_points * share(rules, payer, feeder)
+        if points > 0:
+            payments.append(KongPayment(event.index, maker, payer, points))
+            transfers.append(Transfer(event.index, payer, maker, points, reason, detail))
+    made = KongMade(event.index, maker, event.kind is KongKind.DIRECT, feeder)
     new_state = replace(
-        state, kong_payments=state.kong_payments + payments, previous_kong=made, any_kong=True
+        state, kong_payments=(*state.kong_payments, *payments), previous_kong=made, any_kong=True
     )
     summary: dict[str, Any] = {
         "player": event.player,
         "kind": event.kind.value,
-        "tile": _tile_name(event.tile),
-        "from": event.feeder,
+        "tile": tile,
+        "from": feeder,
         "scores": [],
         "points": sum(payment.points for payment in payments),
     }
-    return Step(transfers, new_state, summary)
+    return Step(tuple(transfers), new_state, summary)
 
 
 def _tile_name(tile: int | None) -> str | None:

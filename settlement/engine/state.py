@@ -109,10 +109,6 @@ class Table:
     dealer: int
     void_suits: tuple[str | None, ...]  # all None when 定缺 is off: then void suits play no part
 
-    def seat_after(self, first: int) -> tuple[int, ...]:
-        """The other seats in play order after ``first``."""
-        return tuple((first + step) % len(SEATS) for step in range(1, len(SEATS)))
-
 
 @dataclass(frozen=True, slots=True)
 class RoundState:
