@@ -19,9 +19,19 @@ COPIES = 4
 
 
 def check_tile_census(events: Sequence[Event]) -> None:
-    """Raise an EngineError naming the first event after which some kind is named a fifth time."""
+    """Raise an EngineError naming the first event after which some kind is named a fifth time, or the
+    kong that is one more than the tile set allows (a kong without a tile still uses up a kind)."""
     census = _Census()
+    kongs = 0
     for event in events:
+        kongs += isinstance(event, KongEvent)
+        if kongs > KINDS:
+            raise fail(
+                f"events[{event.index}]",
+                f"A round holds at most {KINDS} kongs (one per kind of tile); this is kong number {kongs}.",
+                f"一局最多只有 {KINDS} 个杠（每种牌一个），这是第 {kongs} 个。",
+                event.index,
+            )
         for kind in census.record(event):
             if census.totals[kind] > COPIES:
                 name = TILE_NAMES[kind]

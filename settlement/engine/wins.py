@@ -69,6 +69,7 @@ class Shares:
 
 
 def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
+    """Check the win is possible now, score its claimants, pay the winners, hand over 杠上炮 kong money."""
     index, path, rules = event.index, f"events[{event.index}]", table.rules
     check_open(state, index, "win")
     if event.discarder is not None:

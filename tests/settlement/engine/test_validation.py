@@ -254,6 +254,12 @@ CASES = [
         1,
         id="a-fifth-copy-across-a-kong-and-a-hand",
     ),
+    pytest.param(
+        _round(*[kong(seat % 4, "concealed") for seat in range(28)]),
+        "events[27]",
+        27,
+        id="more-kongs-than-kinds-of-tile",
+    ),
     # draws and escapes
     pytest.param(
         _round(win(None, by_fan(B, 1)), draw(*(status(seat, NOT_READY) for seat in (A, B, C, D)))),
