@@ -17,6 +17,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authtoken.models import Token
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -74,6 +75,17 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     ),
 )
 MAX_KEY_LENGTH = 255
+
+
+class Pagination(LimitOffsetPagination):
+    """The default limit/offset pages, with a ceiling on both: a huge offset is an empty page, not an
+    integer overflow in the database."""
+
+    max_limit = 500
+    max_offset = 10**12
+
+    def get_offset(self, request: Request) -> int:
+        return min(super().get_offset(request), self.max_offset)
 
 
 def _id_parameter(name: str, what: str) -> OpenApiParameter:
@@ -144,7 +156,11 @@ class TokenView(APIView):
 # --- groups ----------------------------------------------------------------------------------------------
 
 
-class GroupListView(generics.GenericAPIView):
+class ListView(generics.GenericAPIView):
+    pagination_class = Pagination
+
+
+class GroupListView(ListView):
     serializer_class = GroupSerializer
 
     def get_queryset(self) -> Any:
@@ -184,7 +200,7 @@ class GroupDetailView(APIView):
         return Response(GroupSerializer(group).data)
 
 
-class MemberListView(generics.GenericAPIView):
+class MemberListView(ListView):
     serializer_class = MembershipSerializer
 
     @extend_schema(
@@ -245,7 +261,7 @@ class MemberDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PlayerListView(generics.GenericAPIView):
+class PlayerListView(ListView):
     serializer_class = PlayerSerializer
 
     @extend_schema(
@@ -311,7 +327,7 @@ SESSION_EXAMPLE = OpenApiExample(
 )
 
 
-class SessionListView(generics.GenericAPIView):
+class SessionListView(ListView):
     serializer_class = SessionSerializer
 
     @extend_schema(
@@ -397,7 +413,7 @@ class SettleUpView(APIView):
         return Response(selectors.session_settle_up(session))
 
 
-class LedgerView(generics.GenericAPIView):
+class LedgerView(ListView):
     serializer_class = EntrySerializer
 
     @extend_schema(
@@ -415,7 +431,7 @@ class LedgerView(generics.GenericAPIView):
 # --- rounds ----------------------------------------------------------------------------------------------
 
 
-class RoundListView(generics.GenericAPIView):
+class RoundListView(ListView):
     serializer_class = RoundSerializer
 
     @extend_schema(

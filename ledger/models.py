@@ -244,7 +244,7 @@ class LedgerEntry(AppendOnlyModel):
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
     )
     is_house = models.BooleanField(default=False)
-    points = models.IntegerField()
+    points = models.BigIntegerField()
     reason = models.CharField(max_length=20)
     event_index = models.PositiveSmallIntegerField()
     transfer_index = models.PositiveIntegerField()  # position of the transfer in the settle result

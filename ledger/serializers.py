@@ -82,14 +82,14 @@ class PlayerSerializer(serializers.ModelSerializer):
 class CoinsSetupSerializer(serializers.Serializer):
     room_coefficient = serializers.IntegerField(min_value=1, max_value=1_000_000)
     starting_balances = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), min_length=4, max_length=4
+        child=serializers.IntegerField(min_value=0, max_value=10**12), min_length=4, max_length=4
     )
 
 
 class SessionCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     players = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=10**18),
         min_length=4,
         max_length=4,
         help_text="Four player ids in seat order.",

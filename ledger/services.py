@@ -48,6 +48,10 @@ from .models import (
 ROUND_FIELDS = frozenset({"dealer", "void_suits", "events"})
 ROUND_REQUIRED = ("dealer", "events")
 MAX_COINS = 10**12
+MAX_ID = 10**18  # ids beyond any database's integer column are simply not found
+# The most points one transfer may carry: the engine allows fan 64 at any base, which no database column
+# holds; 10**15 keeps even 2,000 rounds of the largest transfers inside a 64-bit sum.
+MAX_TRANSFER_POINTS = 10**15
 
 
 # --- accounts and groups -------------------------------------------------------------------------------
@@ -183,6 +187,11 @@ def _seat_players(group: Group, player_ids: Sequence[int]) -> list[Player]:
         raise EngineError(
             "players", "Give exactly four player ids, in seat order.", "请按座位顺序给出四位玩家。"
         )
+    for index, player_id in enumerate(player_ids):
+        if not _is_whole(player_id, 1, MAX_ID):
+            raise EngineError(
+                f"players[{index}]", f"{player_id!r} is not a player id.", f"{player_id!r} 不是玩家编号。"
+            )
     if len(set(player_ids)) != SEATS:
         raise EngineError("players", "The four players must be different.", "四位玩家不能重复。")
     found = Player.objects.in_bulk(list(player_ids))
@@ -351,9 +360,25 @@ def _locked_round(round_: Round) -> tuple[Session, Round]:
 def _round_body(body: object) -> dict[str, Any]:
     """The envelope of a stored round: the settle body without ``rules`` and ``coins`` (the session's)."""
     parsed = request_object(body, ROUND_FIELDS, ROUND_REQUIRED)
+    _refuse_nul(parsed, "")
     if not _is_whole(parsed["dealer"], 0, SEATS - 1):
         raise EngineError("dealer", "dealer must be a seat from 0 to 3.", "庄家必须是 0 到 3 的座位号。")
     return {"dealer": parsed["dealer"], "void_suits": parsed.get("void_suits"), "events": parsed["events"]}
+
+
+def _refuse_nul(value: object, field: str) -> None:
+    """A NUL character cannot be stored (PostgreSQL's jsonb refuses it) and never means anything here."""
+    if isinstance(value, str) and "\x00" in value:
+        raise EngineError(
+            field or "body", "Text may not contain a NUL character.", "文本中不能含有 NUL 字符。"
+        )
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _refuse_nul(key, field)
+            _refuse_nul(item, f"{field}.{key}" if field else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_nul(item, f"{field}[{index}]")
 
 
 def _fingerprint(body: Mapping[str, Any]) -> str:
@@ -372,7 +397,17 @@ def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] |
         void_suits=body.get("void_suits"),
         coins=coins,
     )
-    return dict(result.to_dict())
+    stored = dict(result.to_dict())
+    for transfer in stored["transfers"]:
+        if transfer["points"] > MAX_TRANSFER_POINTS:
+            raise EngineError(
+                f"events[{transfer['event']}]",
+                f"This event moves {transfer['points']} points in one payment, more than the ledger stores "
+                f"({MAX_TRANSFER_POINTS}): check the fan and the base points.",
+                f"这一事件单笔 {transfer['points']} 分，超过账本可记录的上限（{MAX_TRANSFER_POINTS}），请检查番数和底分。",
+                event=transfer["event"],
+            )
+    return stored
 
 
 def _coin_balances(session: Session, *, excluding: Round | None) -> list[int] | None:

@@ -1,6 +1,21 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import api
+
+
+class IdConverter:
+    """A database id: at most 18 digits, so a huge number is a 404, not an overflow in the database."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "ledger_id")
 
 app_name = "ledger"
 
@@ -8,25 +23,39 @@ urlpatterns = [
     path("api/v1/accounts/", api.AccountCreateView.as_view(), name="account-create"),
     path("api/v1/auth/token/", api.TokenView.as_view(), name="auth-token"),
     path("api/v1/groups/", api.GroupListView.as_view(), name="group-list"),
-    path("api/v1/groups/<int:group_id>/", api.GroupDetailView.as_view(), name="group-detail"),
-    path("api/v1/groups/<int:group_id>/members/", api.MemberListView.as_view(), name="member-list"),
+    path("api/v1/groups/<ledger_id:group_id>/", api.GroupDetailView.as_view(), name="group-detail"),
+    path("api/v1/groups/<ledger_id:group_id>/members/", api.MemberListView.as_view(), name="member-list"),
     path(
-        "api/v1/groups/<int:group_id>/members/<int:member_id>/",
+        "api/v1/groups/<ledger_id:group_id>/members/<ledger_id:member_id>/",
         api.MemberDetailView.as_view(),
         name="member-detail",
     ),
-    path("api/v1/groups/<int:group_id>/players/", api.PlayerListView.as_view(), name="player-list"),
-    path("api/v1/groups/<int:group_id>/sessions/", api.SessionListView.as_view(), name="session-list"),
-    path("api/v1/groups/<int:group_id>/standings/", api.StandingsView.as_view(), name="group-standings"),
-    path("api/v1/groups/<int:group_id>/statistics/", api.StatisticsView.as_view(), name="group-statistics"),
-    path("api/v1/sessions/<int:session_id>/", api.SessionDetailView.as_view(), name="session-detail"),
-    path("api/v1/sessions/<int:session_id>/close/", api.SessionCloseView.as_view(), name="session-close"),
-    path("api/v1/sessions/<int:session_id>/rounds/", api.RoundListView.as_view(), name="round-list"),
-    path("api/v1/sessions/<int:session_id>/ledger/", api.LedgerView.as_view(), name="session-ledger"),
-    path("api/v1/sessions/<int:session_id>/totals/", api.TotalsView.as_view(), name="session-totals"),
-    path("api/v1/sessions/<int:session_id>/settle-up/", api.SettleUpView.as_view(), name="session-settle-up"),
-    path("api/v1/sessions/<int:session_id>/export.csv", api.ExportView.as_view(), name="session-export"),
-    path("api/v1/rounds/<int:round_id>/", api.RoundDetailView.as_view(), name="round-detail"),
-    path("api/v1/rounds/<int:round_id>/correct/", api.RoundCorrectView.as_view(), name="round-correct"),
-    path("api/v1/rounds/<int:round_id>/void/", api.RoundVoidView.as_view(), name="round-void"),
+    path("api/v1/groups/<ledger_id:group_id>/players/", api.PlayerListView.as_view(), name="player-list"),
+    path("api/v1/groups/<ledger_id:group_id>/sessions/", api.SessionListView.as_view(), name="session-list"),
+    path(
+        "api/v1/groups/<ledger_id:group_id>/standings/", api.StandingsView.as_view(), name="group-standings"
+    ),
+    path(
+        "api/v1/groups/<ledger_id:group_id>/statistics/",
+        api.StatisticsView.as_view(),
+        name="group-statistics",
+    ),
+    path("api/v1/sessions/<ledger_id:session_id>/", api.SessionDetailView.as_view(), name="session-detail"),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/close/", api.SessionCloseView.as_view(), name="session-close"
+    ),
+    path("api/v1/sessions/<ledger_id:session_id>/rounds/", api.RoundListView.as_view(), name="round-list"),
+    path("api/v1/sessions/<ledger_id:session_id>/ledger/", api.LedgerView.as_view(), name="session-ledger"),
+    path("api/v1/sessions/<ledger_id:session_id>/totals/", api.TotalsView.as_view(), name="session-totals"),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/settle-up/",
+        api.SettleUpView.as_view(),
+        name="session-settle-up",
+    ),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/export.csv", api.ExportView.as_view(), name="session-export"
+    ),
+    path("api/v1/rounds/<ledger_id:round_id>/", api.RoundDetailView.as_view(), name="round-detail"),
+    path("api/v1/rounds/<ledger_id:round_id>/correct/", api.RoundCorrectView.as_view(), name="round-correct"),
+    path("api/v1/rounds/<ledger_id:round_id>/void/", api.RoundVoidView.as_view(), name="round-void"),
 ]

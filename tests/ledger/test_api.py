@@ -22,9 +22,13 @@ def url(name: str, **kwargs: Any) -> str:
 
 def test_a_newcomer_signs_up_gets_a_token_and_builds_a_table(db):
     anonymous = APIClient()
-    signed_up = anonymous.post(url("account-create"), {"username": "阿美", "password": "mahjong-every-friday"}, format="json")
+    signed_up = anonymous.post(
+        url("account-create"), {"username": "阿美", "password": "mahjong-every-friday"}, format="json"
+    )
     assert signed_up.status_code == 201
-    token = anonymous.post(url("auth-token"), {"username": "阿美", "password": "mahjong-every-friday"}, format="json").json()
+    token = anonymous.post(
+        url("auth-token"), {"username": "阿美", "password": "mahjong-every-friday"}, format="json"
+    ).json()
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token['token']}")
     group = client.post(url("group-list"), {"name": "周五麻将"}, format="json").json()
@@ -81,12 +85,18 @@ def test_a_malformed_round_is_a_400(api, session, body):
 
 
 def test_the_idempotency_key_replays_the_stored_round(api, session):
-    first = api.post(url("round-list", session_id=session.pk), SELF_DRAW_B, format="json", HTTP_IDEMPOTENCY_KEY="a")
-    again = api.post(url("round-list", session_id=session.pk), SELF_DRAW_B, format="json", HTTP_IDEMPOTENCY_KEY="a")
+    first = api.post(
+        url("round-list", session_id=session.pk), SELF_DRAW_B, format="json", HTTP_IDEMPOTENCY_KEY="a"
+    )
+    again = api.post(
+        url("round-list", session_id=session.pk), SELF_DRAW_B, format="json", HTTP_IDEMPOTENCY_KEY="a"
+    )
     assert (first.status_code, again.status_code) == (201, 201)
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    other = api.post(url("round-list", session_id=session.pk), DIRECT_KONG, format="json", HTTP_IDEMPOTENCY_KEY="a")
+    other = api.post(
+        url("round-list", session_id=session.pk), DIRECT_KONG, format="json", HTTP_IDEMPOTENCY_KEY="a"
+    )
     assert other.status_code == 422
     assert other.json()["field"] == "Idempotency-Key"
     assert session.rounds.count() == 1

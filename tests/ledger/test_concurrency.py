@@ -58,5 +58,7 @@ def test_sixteen_different_rounds_at_once_get_positions_one_to_sixteen(table):
     answers = run_together(calls)
     assert [status for status, _ in answers] == [201] * THREADS
     assert sorted(body["position"] for _, body in answers) == list(range(1, THREADS + 1))
-    positions = list(Round.objects.filter(session=session).order_by("position").values_list("position", flat=True))
+    positions = list(
+        Round.objects.filter(session=session).order_by("position").values_list("position", flat=True)
+    )
     assert positions == list(range(1, THREADS + 1))

@@ -69,7 +69,10 @@ def test_a_name_that_looks_like_a_formula_is_neutralised_in_the_file(api, owner,
 def test_coin_columns_appear_when_the_session_has_coins(api, owner, group):
     ids = list(group.players.values_list("id", flat=True))
     session = services.session_start(
-        actor=owner, group=group, name="币", player_ids=ids,
+        actor=owner,
+        group=group,
+        name="币",
+        player_ids=ids,
         coins={"room_coefficient": 10, "starting_balances": [100, 100, 100, 100]},
     )
     services.round_record(actor=owner, session=session, body=SELF_DRAW_B)

@@ -69,7 +69,9 @@ def test_a_viewer_writes_nothing(session, recorded, member_factory, owner):
 
 def test_a_scorekeeper_records_but_cannot_manage_members(session, recorded, member_factory, owner):
     client = client_for(member_factory("keeper", Role.SCOREKEEPER))
-    assert client.post(url("round-list", session_id=session.pk), SELF_DRAW_B, format="json").status_code == 201
+    assert (
+        client.post(url("round-list", session_id=session.pk), SELF_DRAW_B, format="json").status_code == 201
+    )
     make_user("friend")
     response = client.post(
         url("member-list", group_id=session.group_id), {"username": "friend", "role": "viewer"}, format="json"
@@ -79,7 +81,9 @@ def test_a_scorekeeper_records_but_cannot_manage_members(session, recorded, memb
 
 def test_an_owner_adds_promotes_and_removes_members(api, group):
     make_user("friend")
-    added = api.post(url("member-list", group_id=group.pk), {"username": "friend", "role": "viewer"}, format="json")
+    added = api.post(
+        url("member-list", group_id=group.pk), {"username": "friend", "role": "viewer"}, format="json"
+    )
     assert added.status_code == 201
     member_id = added.json()["id"]
     promoted = api.patch(

@@ -52,7 +52,9 @@ def test_positions_are_contiguous_from_one(owner, session):
 
 
 def test_the_same_idempotency_key_returns_the_stored_round(owner, session):
-    first, created = services.round_record(actor=owner, session=session, body=SELF_DRAW_B, idempotency_key="k1")
+    first, created = services.round_record(
+        actor=owner, session=session, body=SELF_DRAW_B, idempotency_key="k1"
+    )
     again, created_again = services.round_record(
         actor=owner, session=session, body=SELF_DRAW_B, idempotency_key="k1"
     )
@@ -139,9 +141,15 @@ def test_a_session_rejects_bad_rules_naming_the_option(owner):
 @pytest.mark.parametrize(
     ("coins", "field"),
     [
-        pytest.param({"room_coefficient": 0, "starting_balances": [1, 1, 1, 1]}, "coins.room_coefficient", id="n=0"),
-        pytest.param({"room_coefficient": 10, "starting_balances": [1, 1, 1]}, "coins.starting_balances", id="3"),
-        pytest.param({"room_coefficient": 10, "starting_balances": [1, 1, 1, -1]}, "coins.starting_balances", id="neg"),
+        pytest.param(
+            {"room_coefficient": 0, "starting_balances": [1, 1, 1, 1]}, "coins.room_coefficient", id="n=0"
+        ),
+        pytest.param(
+            {"room_coefficient": 10, "starting_balances": [1, 1, 1]}, "coins.starting_balances", id="3"
+        ),
+        pytest.param(
+            {"room_coefficient": 10, "starting_balances": [1, 1, 1, -1]}, "coins.starting_balances", id="neg"
+        ),
     ],
 )
 def test_a_session_rejects_bad_coins(owner, coins, field):
@@ -165,7 +173,9 @@ def test_a_session_needs_four_different_players_of_its_group(owner, group):
 
 
 def test_coins_move_with_the_balances_before_each_round(owner):
-    _, session = make_table(owner, coins={"room_coefficient": 100, "starting_balances": [1000, 1000, 300, 1000]})
+    _, session = make_table(
+        owner, coins={"room_coefficient": 100, "starting_balances": [1000, 1000, 300, 1000]}
+    )
     services.round_record(actor=owner, session=session, body=SELF_DRAW_B)  # 500 from each, C has only 300
     coins = [seat.coins for seat in selectors.session_totals(session).seats]
     assert coins == [500, 2300, 0, 500]
@@ -175,7 +185,9 @@ def test_coins_move_with_the_balances_before_each_round(owner):
 
 
 def test_correcting_an_old_round_resettles_its_coins_against_the_balances_now(owner):
-    _, session = make_table(owner, coins={"room_coefficient": 100, "starting_balances": [1000, 1000, 1000, 1000]})
+    _, session = make_table(
+        owner, coins={"room_coefficient": 100, "starting_balances": [1000, 1000, 1000, 1000]}
+    )
     first, _ = services.round_record(actor=owner, session=session, body=DIRECT_KONG)  # B -200, C +200
     services.round_record(actor=owner, session=session, body=SELF_DRAW_B)  # B +1500
     services.round_correct(actor=owner, round_=first, body=DRAW_WITH_PIG)
@@ -229,3 +241,18 @@ def test_account_create_refuses_a_taken_name_and_a_weak_password(db):
     with pytest.raises(EngineError) as weak:
         services.account_create(username="bob", password="123")
     assert (taken.value.field, weak.value.field) == ("username", "password")
+
+
+def test_a_payment_too_large_to_store_is_a_400_on_its_event(owner):
+    _, session = make_table(owner, rules={"preset": "chengdu", "base_points": 10000})
+    huge = {"dealer": 0, "events": [{"type": "win", "from": None, "winners": [{"player": 1, "fan": 64}]}]}
+    with pytest.raises(EngineError) as caught:
+        services.round_record(actor=owner, session=session, body=huge)
+    assert (caught.value.field, caught.value.event) == ("events[0]", 0)
+
+
+def test_a_nul_character_anywhere_in_a_round_is_refused(owner, session):
+    body = {"dealer": 0, "events": [{"type": "kong", "player": 1, "kind": "added", "note": "a\x00b"}]}
+    with pytest.raises(EngineError) as caught:
+        services.round_record(actor=owner, session=session, body=body)
+    assert caught.value.field == "events[0].note"
