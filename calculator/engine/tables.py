@@ -108,7 +108,7 @@ def build_completions(splits: dict[int, int]) -> dict[int, tuple[int, ...]]:
                 if (short + _THREES) & _EIGHTS:
                     continue  # a fifth copy among the tiles held: no hand holds that
                 found.setdefault(short, []).append(rank | facts << 4)
-    return {short: tuple(sorted(ranks)) for short, ranks in found.items()}
+    return {short: tuple(sorted(codes, key=lambda code: code & 0b1111)) for short, codes in found.items()}
 
 
 def build_combine() -> tuple[tuple[int, ...], ...]:
