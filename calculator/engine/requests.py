@@ -36,6 +36,7 @@ SCORE_REQUIRED = ("concealed", "win_tile")
 SCORE_FLAGS = ("after_kong", "last_tile", "tian_hu", "di_hu")
 WAITS_FIELDS = frozenset({"concealed", "melds", "void_suit", "rules"})
 WAITS_REQUIRED = ("concealed",)
+MAX_CACHED_RULES_JSON = 4096
 
 
 def score_from_payload(payload: object) -> ScoreResult:
@@ -93,6 +94,8 @@ def rules_from(raw: object) -> Rules:
     try:
         key = json.dumps(raw, sort_keys=True)
     except (TypeError, ValueError):  # not plain JSON (a page's own values): no cache, same validation
+        return Rules.from_dict(raw)  # type: ignore[arg-type]
+    if len(key) > MAX_CACHED_RULES_JSON:  # a real table's rules are short; a padded one must not fill memory
         return Rules.from_dict(raw)  # type: ignore[arg-type]
     return _cached_rules(key)
 

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from calculator.api import SCORE_EXAMPLES, WAITS_EXAMPLES
+from calculator.engine.requests import _cached_rules, rules_from
 from calculator.engine.rules import OPTIONS, Preset
 
 SCORE = "/api/v1/score/"
@@ -383,3 +384,11 @@ def test_the_documented_error_example_is_what_the_api_says(client):
     documented = next(ex.value for ex in SCORE_EXAMPLES if ex.status_codes == ["400"])
     status, error = post(client, SCORE, {"concealed": "123x456m789m11p2p", "win_tile": "2p"})
     assert (status, error) == (400, documented)
+
+
+def test_a_padded_rules_object_is_read_but_not_cached():
+    padded = {"tax_rate": "0." + "0" * 5000 + "1"}
+    before = _cached_rules.cache_info().currsize
+    assert rules_from(padded).tax_rate > 0
+    assert _cached_rules.cache_info().currsize == before
+    assert rules_from({"preset": "qq"}) is rules_from({"preset": "qq"})
