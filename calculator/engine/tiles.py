@@ -131,7 +131,7 @@ def _string_error(value: str, field: str) -> EngineError:
         if char == "0":
             return EngineError(
                 field,
-                f"0 at position {position} is not a rank: ranks are 1 to 9.",
+                f"0 is not a rank (at position {position}): ranks are 1 to 9.",
                 f"第 {position} 个字符 0 不是点数：点数为 1 到 9。",
             )
         if char.isdigit() and char.isascii():

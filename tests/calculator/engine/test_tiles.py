@@ -48,8 +48,8 @@ def test_suits_and_order(text, tiles):
     [
         pytest.param("123m4x5p", "'x' at position 6 is not a tile", "第 6 个字符“x”不是牌", id="unknown"),
         pytest.param("123m45", "digits '45' have no suit", "数字“45”后面缺少花色", id="no-suit"),
-        pytest.param("103m", "0 at position 2 is not a rank", "0 不是点数", id="zero"),
-        pytest.param("１０３ｍ", "0 at position 2 is not a rank", "0 不是点数", id="full-width-zero"),
+        pytest.param("103m", "0 is not a rank (at position 2)", "0 不是点数", id="zero"),
+        pytest.param("１０３ｍ", "0 is not a rank (at position 2)", "0 不是点数", id="full-width-zero"),
         pytest.param("p123m", "'p' at position 1 has no digits", "前面没有点数", id="suit-first"),
         pytest.param(
             "12 3z", "'z' at position 5 is not a tile", "第 5 个字符“z”", id="position-counts-spaces"
