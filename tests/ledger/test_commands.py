@@ -1,0 +1,27 @@
+"""The management commands: load_demo (idempotent) and create_account."""
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db.models import Sum
+
+from ledger import demo
+from ledger.models import Group, LedgerEntry, Round, RoundVersion, VersionKind
+
+
+def test_load_demo_records_a_living_session_once(db):
+    call_command("load_demo")
+    call_command("load_demo")
+    group = Group.objects.get(name=demo.GROUP)
+    assert list(group.players.values_list("name", flat=True)) == list(demo.PLAYERS)
+    assert Round.objects.filter(session__group=group).count() == len(demo.ROUNDS) >= 12
+    assert RoundVersion.objects.filter(kind=VersionKind.CORRECTED).count() == 1
+    reasons = set(LedgerEntry.objects.values_list("reason", flat=True))
+    assert {"concealed_kong", "direct_kong", "added_kong", "kong_transfer", "huazhu", "chajiao"} <= reasons
+    assert LedgerEntry.objects.aggregate(total=Sum("points"))["total"] == 0
+
+
+def test_create_account_makes_a_login(db, django_user_model):
+    call_command("create_account", "老张", password="friday-night-mahjong")
+    assert django_user_model.objects.get(username="老张").check_password("friday-night-mahjong")
+    with pytest.raises(CommandError, match="username"):
+        call_command("create_account", "老张", password="friday-night-mahjong")
