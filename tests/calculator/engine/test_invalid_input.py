@@ -14,7 +14,9 @@ SCORE_CASES = [
     pytest.param(
         {"concealed": "234p456p7p345s789"}, "concealed", "'789' have no suit", id="digits-without-suit"
     ),
-    pytest.param({"concealed": "204p456p7p345s789s"}, "concealed", "0 at position 2", id="zero-rank"),
+    pytest.param(
+        {"concealed": "204p456p7p345s789s"}, "concealed", "0 is not a rank (at position 2)", id="zero-rank"
+    ),
     pytest.param(
         {"concealed": "m23p456p7p345s789s"}, "concealed", "no digits before it", id="suit-without-digits"
     ),
