@@ -202,26 +202,13 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
     data = as_object(value, path, index)
     concealed = require(data, "concealed", path, index)
     try:
-        held = list(parse_tiles(concealed, field=f"{path}.concealed"))
+        held = list(parse_tiles(concealed))
     except EngineError as error:
-        raise _with_event(error, index) from None
-    melds = tuple(
-        as_object(meld, f"{path}.melds[{position}]", index)
-        for position, meld in enumerate(as_list(data.get("melds", []), f"{path}.melds", index))
-    )
+        raise error.within(path, event=index) from None
+    raw_melds = data.get("melds")
+    melds = () if raw_melds is None else tuple(as_list(raw_melds, f"{path}.melds", index))
     for position, meld in enumerate(melds):
-        meld_path = f"{path}.melds[{position}]"
-        kind = require(meld, "kind", meld_path, index)
-        if kind not in MELD_SIZES:
-            kinds = ", ".join(MELD_SIZES)
-            raise fail(
-                f"{meld_path}.kind",
-                f"A meld's kind must be one of {kinds}; got {kind!r}.",
-                f"副露的种类只能是 {kinds} 之一，收到 {kind!r}。",
-                index,
-            )
-        tile = one_tile(require(meld, "tile", meld_path, index), f"{meld_path}.tile", index)
-        held.extend([tile] * MELD_SIZES[kind])
+        held += [_meld_tile(meld, f"{path}.melds[{position}]", index)] * MELD_SIZES[meld["kind"]]
     win_tile = data.get("win_tile")
     if winning and win_tile is None:
         raise fail(
@@ -239,6 +226,21 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
         )
     win_index = None if win_tile is None else one_tile(win_tile, f"{path}.win_tile", index)
     return HandSpec(concealed, melds, win_tile, tuple(held), win_index)
+
+
+def _meld_tile(meld: Any, path: str, index: int) -> int:
+    """The tile of one meld, after checking its shape: ``{"kind": "pung", "tile": "5p"}``."""
+    data = as_object(meld, path, index)
+    kind = require(data, "kind", path, index)
+    if not isinstance(kind, str) or kind not in MELD_SIZES:
+        kinds = ", ".join(MELD_SIZES)
+        raise fail(
+            f"{path}.kind",
+            f"A meld's kind must be one of {kinds}; got {kind!r}.",
+            f"副露的种类只能是 {kinds} 之一，收到 {kind!r}。",
+            index,
+        )
+    return one_tile(require(data, "tile", path, index), f"{path}.tile", index)
 
 
 def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:

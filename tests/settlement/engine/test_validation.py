@@ -157,6 +157,18 @@ CASES = [
         0,
         id="meld-of-unknown-kind",
     ),
+    pytest.param(
+        _round(win(A, by_hand(B, "234m567m789m11p5x", "5p"))),
+        "events[0].winners[0].hand.concealed",
+        0,
+        id="winning-hand-unreadable",
+    ),
+    pytest.param(
+        _round(win(A, by_hand(B, "234m567m789m11p5p", "5p", [{"kind": ["pung"], "tile": "5s"}]))),
+        "events[0].winners[0].hand.melds[0].kind",
+        0,
+        id="meld-kind-not-a-string",
+    ),
     # the sequence
     pytest.param(
         _round(win(None, by_fan(B, 1)), kong(B, "concealed")),
