@@ -94,6 +94,11 @@ def tile_views(names: Iterable[str]) -> tuple[TileView, ...]:
     return tuple(tile_view(name) for name in sorted(names, key=TILE_NAMES.index))
 
 
+def picker_rows(counts: Mapping[str, int]) -> list[list[dict[str, Any]]]:
+    """The picker's three rows of nine, each tile with how many copies are already used."""
+    return [[{"view": tile_view(name), "count": counts.get(name, 0)} for name in row] for row in PICKER_ROWS]
+
+
 def hand_view(hand: HandInput) -> HandView:
     """Parse the hand for display; raises the engine's EngineError for tiles it cannot read."""
     concealed, win = hand.concealed_and_win()
@@ -186,9 +191,7 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
         "outcome": outcome,
         "mode": hand.mode if hand else "win",
         "melds_text": hand.melds_text() if hand else data.get("melds", ""),
-        "picker_rows": [
-            [{"view": tile_view(name), "count": counts.get(name, 0)} for name in row] for row in PICKER_ROWS
-        ],
+        "picker_rows": picker_rows(counts),
         "meld_kinds": [(kind, MELD_LABELS[kind], MELD_TEXT[kind]) for kind in MELD_KINDS],
         "win_by_choices": [(value, WIN_BY_LABELS[value]) for value in WIN_BY],
         "win_by": hand.win_by if hand else "self_draw",

@@ -159,7 +159,7 @@ def quick_fan(
     extras = [
         (in_language(extra, language), extra.fan(rules))
         for extra in EXTRAS
-        if not extra.static and extra.needs & situation == extra.needs
+        if extra.needs & situation == extra.needs  # extras needing facts of the tiles never match
     ]
     parts += [f"{label} +{fan}" for label, fan in extras if fan]
     return base + gen + sum(fan for _label, fan in extras), " + ".join(parts)

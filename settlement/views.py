@@ -28,6 +28,7 @@ from calculator.forms import (
     preset_choices,
     rule_fields,
 )
+from calculator.views import picker_rows
 from settlement.engine.requests import settle_from_payload
 
 from .forms import (
@@ -87,6 +88,11 @@ class Seat:
     @property
     def active(self) -> bool:
         return not (self.won or self.escaped)
+
+    @property
+    def tiles_field(self) -> str:
+        """The text box the tile picker of this seat's winning hand types into."""
+        return f"tiles_{self.seat}"
 
     @property
     def discard_how(self) -> str:
@@ -358,6 +364,7 @@ def round_page(request: HttpRequest) -> HttpResponse:
         "draw_statuses": [(status, STATUS_LABELS[status]) for status in DRAW_STATUSES],
         "patterns": [(key, in_language(PATTERN_BY_KEY[key], language)) for key in QUICK_PATTERNS],
         "gens": range(MAX_GEN + 1),
+        "picker_rows": picker_rows({}),
         "suits": list(SUIT_SHORT_LABELS.items()),
         "data": data,
         "preset": data.get("preset", "chengdu"),

@@ -1,4 +1,4 @@
-/* The round page: record a complete kong at its third tap, without a separate "record" tap.
+/* The round page: record a complete kong at its third tap, and type tiles from the tile picker.
  *
  * Everything else is plain htmx on the form (every change posts the round and the server re-renders the
  * board with a preview). A kong needs no preview: once its maker and kind (and a direct kong's feeder)
@@ -19,6 +19,48 @@
     const kind = chosen(form, "kong_kind");
     return kind !== null && (kind !== "direct" || chosen(form, "kong_from") !== null);
   }
+
+  // "123m5p" less its last tile is "123m"; "123m" less its last tile is "12m".
+  function dropLastTile(text) {
+    const grouped = text.trim().match(/^(.*?)(\d+)([^\d\s]+)$/);
+    if (!grouped) return "";
+    const digits = grouped[2].slice(0, -1);
+    return grouped[1] + (digits ? digits + grouped[3] : "");
+  }
+
+  // A winner's picker types into that winner's tiles box; the change asks htmx for a new preview.
+  document.addEventListener("click", function (event) {
+    const pick = event.target.closest("[data-tiles-for] .pick");
+    const back = event.target.closest("[data-backspace]");
+    if (!pick && !back) return;
+    const form = event.target.closest("form");
+    const input = form.elements[pick ? pick.closest("[data-tiles-for]").dataset.tilesFor : back.dataset.backspace];
+    input.value = pick ? input.value + pick.dataset.tile : dropLastTile(input.value);
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  // The board (form included) is re-rendered by every response. A response to a request sent before the
+  // latest change would put back older choices, so it is not swapped in: the request that change made
+  // (queued by hx-sync) brings the board up to date.
+  let edits = 0;
+  document.addEventListener("change", function () { edits += 1; }, true);
+  document.addEventListener("htmx:beforeRequest", function (event) { event.detail.xhr.sczmjEdits = edits; });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.sczmjEdits !== edits) event.detail.shouldSwap = false;
+  });
+
+  // A panel opened by hand stays open when the board is re-rendered.
+  const opened = new Set();
+  document.addEventListener("toggle", function (event) {
+    const key = event.target.dataset && event.target.dataset.keepOpen;
+    if (!key) return;
+    if (event.target.open) opened.add(key); else opened.delete(key);
+  }, true);
+  document.addEventListener("htmx:load", function (event) {
+    event.detail.elt.querySelectorAll("details[data-keep-open]").forEach(function (details) {
+      if (opened.has(details.dataset.keepOpen)) details.open = true;
+    });
+  });
 
   document.addEventListener("change", function (event) {
     const form = event.target.closest("form[data-round-form]");

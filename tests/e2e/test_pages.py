@@ -4,6 +4,8 @@
 is also photographed into /tmp, light and dark, for a person to look at.
 """
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -124,3 +126,21 @@ def test_the_round_page_records_a_concealed_kong_and_a_self_draw(phone_page: Pag
     photograph(page, "round")
     page.locator("button[name='action'][value='undo']").click()
     expect(totals.nth(1)).to_have_text("+6")
+
+
+def test_a_winner_can_be_entered_with_the_tile_picker(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/round/")
+    choose(page, "ev_type", "win")
+    tick(page, "winner_3")
+    choose(page, "win_how", "discard:0")
+    page.locator(".winner--3 .bytiles summary").click()
+    picker = page.locator("[data-tiles-for='tiles_3']")
+    for tile in ["1m", "1m", "1m", "3m", "3m", "3m", "7p", "7p", "7p", "9p", "9p", "9p", "8m", "5m"]:
+        picker.locator(f".pick[data-tile='{tile}']").click()
+        expect(page.locator("input[name='tiles_3']")).to_have_value(re.compile(f"{tile}$"))
+    page.locator("[data-backspace='tiles_3']").click()
+    picker.locator(".pick[data-tile='8m']").click()
+    expect(page.locator(".preview")).to_contain_text("对对胡 2")
+    page.locator("button[name='action'][value='add']").click()
+    expect(page.locator(".seat__total").nth(3)).to_have_text("+2")
