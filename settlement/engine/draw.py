@@ -87,6 +87,7 @@ def assess(
 
 
 def settle_draw(state: RoundState, event: DrawEvent, table: Table) -> Step:
+    """流局: every active player's readiness, then 查花猪, 查大叫 and 退税; the round ends."""
     index, rules = event.index, table.rules
     check_open(state, index, "draw")
     checks = assess(state, event.players, state.active, table, f"events[{index}].players", index)

@@ -18,6 +18,7 @@ NEAR_THE_END = 4  # with this many wall tiles left or fewer, a ready player is o
 
 
 def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> Step:
+    """An active player leaves: kong income back, a penalty to each other active player, the round ends."""
     index, path = event.index, f"events[{event.index}]"
     check_open(state, index, "escape")
     if event.player in state.escaped:
@@ -93,7 +94,8 @@ def _winner_leaves(state: RoundState, event: EscapeEvent, table: Table) -> Step:
             {"win_event": receipt.event, "returned": receipt.reason.value},
         )
         for receipt in state.win_receipts
-        if forfeit and receipt.payee == event.player
+        # an escaped payer receives nothing later, as at 退税
+        if forfeit and receipt.payee == event.player and receipt.payer not in state.escaped
     )
     summary: dict[str, Any] = {
         "player": event.player,

@@ -117,3 +117,10 @@ def test_an_escape_refunds_whatever_the_other_options_say():
     # nobody ready and pigs keeping kongs do not matter: an escaping player always returns his kong income
     events = (kong(D, "concealed", "2p"), escape(D))
     assert net(*events, refund_when_nobody_ready=False, huazhu_refunds_kongs=False) == [16, 16, 16, -48]
+
+
+def test_a_forfeited_win_is_not_returned_to_a_payer_who_has_left():
+    # A pays B 2 (2 fan on A's discard); A self-draws 1 fan (C, D pay 2; B has won) and leaves, returning
+    # his 4; B leaves: the 2 from A stays with B, as nothing is paid to an escaped player later
+    events = (win(A, by_fan(B, 2)), win(None, by_fan(A, 1)), escape(A), escape(B))
+    assert net(*events, escaped_winner="forfeit") == [-2, 2, 0, 0]
