@@ -576,24 +576,16 @@ def export_rows(session: Any) -> Iterator[list[object]]:
     """The session as rows: a header, one row per round (net points per player), a total row."""
     seats = selectors.session_seats(session)
     names = [seat.player.name for seat in seats]
-    coins = selectors.round_coins(session) if session.coins_enabled else None
-    coin_headers = [f"{name} 游戏币 coins" for name in names] if coins is not None else []
+    coin_headers = [f"{name} 游戏币 coins" for name in names] if session.coins_enabled else []
     yield ["局 round", "版本 version", "状态 status", "庄 dealer", *names, "房间 house", *coin_headers]
-    totals = [0] * len(names)
+    totals = [0] * (len(names) + 1)
     for round_ in selectors.iter_round_net(session):
         net = [int(getattr(round_, f"net_{seat}") or 0) for seat in range(len(names))]
+        net.append(int(round_.net_house or 0))
         totals = [total + value for total, value in zip(totals, net, strict=True)]
         state = "作废 voided" if round_.voided else ("更正 corrected" if round_.version > 1 else "")
-        coin_cells = coins.get(round_.pk, [0] * len(names)) if coins is not None else []
-        yield [
-            round_.position,
-            round_.version,
-            state,
-            names[round_.dealer],
-            *net,
-            int(round_.net_house or 0),
-            *coin_cells,
-        ]
+        coin_cells = [int(getattr(round_, f"coins_{seat}") or 0) for seat in range(len(coin_headers))]
+        yield [round_.position, round_.version, state, names[round_.dealer], *net, *coin_cells]
     yield ["合计 total", "", "", "", *totals]
 
 

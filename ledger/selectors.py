@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, JSONField, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import BigIntegerField, Count, F, JSONField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.shortcuts import get_object_or_404
 
 from settlement.engine import settle_up
@@ -210,32 +210,31 @@ def round_versions(round_: Round) -> QuerySet[RoundVersion]:
 
 
 def round_net(session: Session) -> QuerySet[Round]:
-    """Each round with its net points per seat and for the house: one query, streamable."""
+    """Each round with its net points per seat and for the house (``net_0`` .. ``net_3``, ``net_house``)
+    and, with coins on, its coin change per seat (``coins_0`` .. ``coins_3``): one query, streamable."""
     sums = {f"net_{seat}": Sum("entries__points", filter=Q(entries__seat=seat)) for seat in range(SEATS)}
-    return (
-        Round.objects.filter(session=session)
-        .annotate(**sums, net_house=Sum("entries__points", filter=Q(entries__is_house=True)))
-        .order_by("position")
+    rounds = Round.objects.filter(session=session).annotate(
+        **sums, net_house=Sum("entries__points", filter=Q(entries__is_house=True))
     )
+    if session.coins_enabled:
+        # subqueries, not a second join: joining both entries and coin entries would multiply the rows
+        rounds = rounds.annotate(**{f"coins_{seat}": _round_coins(seat) for seat in range(SEATS)})
+    return rounds.order_by("position")
 
 
-def round_coins(session: Session) -> dict[int, list[int]]:
-    """Coin change per round and seat (only asked for sessions with coins; one aggregate query)."""
-    change: dict[int, list[int]] = {}
-    rows = (
-        CoinEntry.objects.filter(session=session, is_house=False)
-        .values("round_id", "seat")
-        .annotate(total=Sum("coins"))
-        .values_list("round_id", "seat", "total")
+def _round_coins(seat: int) -> Subquery:
+    moved = (
+        CoinEntry.objects.filter(round=OuterRef("pk"), seat=seat)
         .order_by()
+        .values("round")
+        .annotate(total=Sum("coins"))
+        .values("total")
     )
-    for round_id, seat, total in rows:
-        change.setdefault(round_id, [0] * SEATS)[seat] = int(total)
-    return change
+    return Subquery(moved, output_field=BigIntegerField())
 
 
 def iter_round_net(session: Session) -> Iterator[Round]:
-    return round_net(session).iterator(chunk_size=500)
+    return round_net(session).iterator(chunk_size=100)
 
 
 # --- a group ------------------------------------------------------------------------------------------
