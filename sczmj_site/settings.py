@@ -179,7 +179,6 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the suit choice set (a void suit in score, waits and settle), not one per field.
     "ENUM_NAME_OVERRIDES": {"SuitEnum": ["m", "p", "s"]},
