@@ -304,7 +304,7 @@ class StandingsView(APIView):
 class StatisticsView(APIView):
     @extend_schema(
         tags=["groups"],
-        summary="Per-player statistics: hands won, self-draws, deal-ins, biggest fan, kong points, net per session",
+        summary="Per-player statistics: wins, self-draws, deal-ins, biggest fan, kong points, per session",
         parameters=[GROUP_ID],
         responses={200: StatisticsSerializer, **READ_ERRORS},
     )

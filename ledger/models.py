@@ -130,6 +130,9 @@ class SessionSeat(models.Model):
             models.CheckConstraint(condition=Q(seat__gte=0, seat__lt=SEATS), name="seat_in_range"),
         )
 
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.player_id}"
+
 
 class Round(models.Model):
     """A hand played in a session. Its current events mirror its latest version."""
@@ -141,7 +144,8 @@ class Round(models.Model):
     events = models.JSONField()
     version = models.PositiveIntegerField(default=1)
     voided = models.BooleanField(default=False)
-    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
+    # NULL, not "": rounds recorded without a key must not collide in the unique constraint
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)  # noqa: DJ001
     request_fingerprint = models.CharField(max_length=64)  # sha256 of the canonical request body
     created = models.DateTimeField(auto_now_add=True)
 
@@ -195,6 +199,9 @@ class RoundVersion(models.Model):
                 name="round_version_result_unless_void",
             ),
         )
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} v{self.version} ({self.kind})"
 
 
 class AppendOnlyQuerySet(models.QuerySet):
@@ -269,6 +276,9 @@ class LedgerEntry(AppendOnlyModel):
             models.Index(fields=("player", "session", "points"), name="ledger_player_points"),
         )
 
+    def __str__(self) -> str:
+        return f"{'house' if self.is_house else f'seat {self.seat}'} {self.points:+d} ({self.reason})"
+
 
 class CoinEntry(AppendOnlyModel):
     """One seat's (or the house's) coin movement in one round version; reversed like ledger entries."""
@@ -295,6 +305,9 @@ class CoinEntry(AppendOnlyModel):
             ),
         )
         indexes = (models.Index(fields=("session", "seat", "coins"), name="coin_session_seat_coins"),)
+
+    def __str__(self) -> str:
+        return f"{'house' if self.is_house else f'seat {self.seat}'} {self.coins:+d} coins"
 
 
 class WinRecord(AppendOnlyModel):
@@ -325,3 +338,6 @@ class WinRecord(AppendOnlyModel):
                 name="win_record_discarder_iff_not_self_draw",
             ),
         )
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} v{self.version}: player {self.winner_id} won {self.fan} fan"

@@ -338,7 +338,7 @@ def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Ro
 def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     """Cancel a round: a ``voided`` version whose rows reverse the current version's; nothing else."""
     require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
-    session, round_ = _locked_round(round_)
+    _, round_ = _locked_round(round_)
     if round_.voided:
         return round_
     body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
@@ -404,7 +404,8 @@ def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] |
                 f"events[{transfer['event']}]",
                 f"This event moves {transfer['points']} points in one payment, more than the ledger stores "
                 f"({MAX_TRANSFER_POINTS}): check the fan and the base points.",
-                f"这一事件单笔 {transfer['points']} 分，超过账本可记录的上限（{MAX_TRANSFER_POINTS}），请检查番数和底分。",
+                f"这一事件单笔 {transfer['points']} 分，超过账本可记录的上限"
+                f"（{MAX_TRANSFER_POINTS}），请检查番数和底分。",
                 event=transfer["event"],
             )
     return stored

@@ -134,7 +134,9 @@ def test_settle_up_proposes_payments_that_zero_every_balance(api, session):
         api.post(url("round-list", session_id=session.pk), body, format="json")
     proposal = api.get(url("session-settle-up", session_id=session.pk)).json()
     balances = list(proposal["balances"])
-    assert balances == [a + b + c for a, b, c in zip(SELF_DRAW_B_NET, DRAW_WITH_PIG_NET, DIRECT_KONG_NET)]
+    assert balances == [
+        a + b + c for a, b, c in zip(SELF_DRAW_B_NET, DRAW_WITH_PIG_NET, DIRECT_KONG_NET, strict=True)
+    ]
     for payment in proposal["payments"]:
         balances[payment["from"]] += payment["amount"]
         balances[payment["to"]] -= payment["amount"]
@@ -162,4 +164,4 @@ def test_sessions_take_rules_and_coins(api, group):
     assert session["rules"] == {"preset": "qq"}
     assert session["coins"]["starting_balances"] == [100000, 100000, 4500, 100000]
     listed = api.get(url("session-list", group_id=group.pk)).json()
-    assert [s["id"] for s in listed["results"]][0] == session["id"]
+    assert listed["results"][0]["id"] == session["id"]

@@ -10,6 +10,7 @@ from ledger import selectors, services
 from tests.ledger.conftest import (
     DIRECT_KONG,
     KONG_THEN_GANG_SHANG_PAO,
+    NAMES,
     SELF_DRAW_B,
     SELF_DRAW_B_NET,
     make_table,
@@ -23,6 +24,11 @@ ONE_DISCARD_TWO_WINNERS = {  # 一炮多响: 小王 (seat 0) feeds 小李 2 fan 
 
 def by_name(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {row["name"]: row for row in rows}
+
+
+def column(rows: dict[str, dict[str, Any]], key: str) -> list[Any]:
+    """One figure for each player, in seat order (小王, 小李, 阿美, 老张)."""
+    return [rows[name][key] for name in NAMES]
 
 
 @pytest.fixture
@@ -40,19 +46,19 @@ def played(owner: Any, session: Any) -> dict[str, Any]:
 
 def test_statistics_count_wins_self_draws_deal_ins_and_the_biggest_hand(group, played):
     stats = by_name(selectors.group_statistics(group))
-    assert {name: stats[name]["hands_won"] for name in stats} == {"小王": 0, "小李": 2, "阿美": 2, "老张": 0}
-    assert {name: stats[name]["self_draws"] for name in stats} == {"小王": 0, "小李": 1, "阿美": 0, "老张": 0}
-    assert {name: stats[name]["dealt_in"] for name in stats} == {"小王": 2, "小李": 1, "阿美": 0, "老张": 0}
-    assert {name: stats[name]["biggest_fan"] for name in stats} == {"小王": None, "小李": 3, "阿美": 4, "老张": None}
+    assert column(stats, "hands_won") == [0, 2, 2, 0]
+    assert column(stats, "self_draws") == [0, 1, 0, 0]
+    assert column(stats, "dealt_in") == [2, 1, 0, 0]
+    assert column(stats, "biggest_fan") == [None, 3, 4, None]
     # the added kong: each pays 1 to 小李, who hands the 3 on to 阿美 (呼叫转移)
-    assert {name: stats[name]["kong_points"] for name in stats} == {"小王": -1, "小李": 0, "阿美": 2, "老张": -1}
+    assert column(stats, "kong_points") == [-1, 0, 2, -1]
 
 
 def test_statistics_follow_corrections_and_voids(owner, group, played):
     services.round_correct(actor=owner, round_=played["multi"], body=DIRECT_KONG)
     services.round_void(actor=owner, round_=played["self_draw"])
     stats = by_name(selectors.group_statistics(group))
-    assert {name: stats[name]["hands_won"] for name in stats} == {"小王": 0, "小李": 0, "阿美": 1, "老张": 0}
+    assert column(stats, "hands_won") == [0, 0, 1, 0]
     assert stats["小王"]["dealt_in"] == 0
     assert stats["阿美"]["biggest_fan"] == 2
 
@@ -66,7 +72,7 @@ def test_standings_sum_each_players_points_across_sessions(owner, group, session
     )
     services.round_record(actor=owner, session=second, body=SELF_DRAW_B)
     standings = by_name(selectors.group_standings(group))
-    assert {name: row["points"] for name, row in standings.items()} == {"小王": -10, "小李": 10, "阿美": -10, "老张": 10}
+    assert column(standings, "points") == [-10, 10, -10, 10]
     assert {row["sessions"] for row in standings.values()} == {2}
     assert [row["name"] for row in selectors.group_standings(group)][:2] == ["小李", "老张"]
 

@@ -1,4 +1,4 @@
-"""``manage.py create_account USERNAME``: an account for the app, the same service as POST /api/v1/accounts/."""
+"""``manage.py create_account USERNAME``: an account, through the same service as POST /api/v1/accounts/."""
 
 import getpass
 from typing import Any
