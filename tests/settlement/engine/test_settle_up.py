@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from settlement.engine import EngineError, settle_up
 
@@ -57,3 +59,25 @@ def test_settle_up_rejects_balances_it_cannot_settle(balances, field):
     with pytest.raises(EngineError) as caught:
         settle_up(balances)
     assert caught.value.field == field
+
+
+def _most_zero_sum_groups(values: list[int]) -> int:
+    """Brute force over every set partition: the most blocks that each sum to zero."""
+    if not values:
+        return 0
+    first, rest = values[0], values[1:]
+    best = 0
+    for mask in range(1 << len(rest)):
+        block = [first] + [value for bit, value in enumerate(rest) if mask >> bit & 1]
+        if sum(block) == 0:
+            others = [value for bit, value in enumerate(rest) if not mask >> bit & 1]
+            best = max(best, 1 + _most_zero_sum_groups(others))
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-6, 6).filter(bool), min_size=1, max_size=7))
+def test_settle_up_is_exactly_the_fewest_for_small_sessions(values: list[int]):
+    balances = [*values, -sum(values)] if sum(values) else values
+    owing = [balance for balance in balances if balance]
+    assert len(settle_up(balances)) == len(owing) - _most_zero_sum_groups(owing)
