@@ -34,6 +34,8 @@ class CoinStakes:
 
 @dataclass(frozen=True, slots=True)
 class CoinResult:
+    """Each seat's coin change and new balance, the house's take, and how the pool was shared."""
+
     change: tuple[int, ...]
     house: int
     balances: tuple[int, ...]
