@@ -365,12 +365,19 @@ def gen_count(rules: Rules, final: int, melds: tuple[Meld, ...]) -> int:
     return gen
 
 
+_NO_MELDS_FACTS = fact_bit(False, True)  # no run, and vacuously a 1 or 9 in every meld
+
+
 def melds_fact_bit(melds: tuple[Meld, ...]) -> int:
+    if not melds:
+        return _NO_MELDS_FACTS
     return fact_bit(False, all(meld.tile % 9 in (0, 8) for meld in melds))
 
 
 def melds_situation(melds: tuple[Meld, ...]) -> int:
     """The situation bits the melds decide (金钩钓, 门清)."""
+    if not melds:
+        return NO_OPEN_MELD
     return (ALL_MELDS if len(melds) == 4 else 0) | (
         0 if any(meld.is_open for meld in melds) else NO_OPEN_MELD
     )
@@ -520,13 +527,14 @@ def score_held(
         situation | melds_situation(held.melds) | tiles_situation(final)
     )
     fan = pattern.fan + gen + sum(extra.fan for extra in extras)
+    multiplier = multiplier_of(fan)
     points = rules.amount(fan)
     return ScoreResult(
         True,
         fan,
-        multiplier_of(fan),
+        multiplier,
         points,
-        points < rules.base_points * multiplier_of(fan),
+        points < rules.base_points * multiplier,
         pattern,
         gen,
         extras,
