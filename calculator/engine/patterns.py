@@ -43,6 +43,8 @@ class Facts:
 
 @dataclass(frozen=True, slots=True)
 class PatternScore:
+    """The base pattern that counted, with its fan under the table's values, as the API reports it."""
+
     key: str
     name: str
     name_en: str
