@@ -73,7 +73,8 @@ def test_casual_long_qi_dui_is_four_fan():
     assert (result.pattern.key, result.pattern.fan, result.gen, result.fan) == ("long_qi_dui", 4, 0, 4)
 
 
-def test_every_pattern_row_has_a_one_line_docstring_naming_it():
-    for pattern in PATTERNS:
-        doc = pattern.applies.__doc__ or ""
-        assert "\n" not in doc.strip() and doc.strip(), pattern.key
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda pattern: pattern.key)
+def test_every_pattern_row_has_a_one_line_docstring_naming_it(pattern):
+    doc = (pattern.applies.__doc__ or "").strip()
+    assert doc and "\n" not in doc
+    assert pattern.name in doc.split(":")[0]
