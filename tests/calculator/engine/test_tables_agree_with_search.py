@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from calculator.engine import find_waits, format_tiles, score_hand
+from calculator.engine.tiles import TILE_INDEX
 
 SEED = 1_234_567
 HANDS = 10_000
@@ -146,22 +147,45 @@ def test_win_check_and_best_fan_agree_with_the_search(chunk):
         )
 
 
+def searched_waits(concealed: list[int], meld_tiles: list[int], meld_groups: list[tuple], live: bool) -> dict:
+    """Every tile that completes the position, with the completed hand's fan, by trying all 27."""
+    waits = {}
+    if len({tile // 9 for tile in concealed + meld_tiles}) < 3:
+        for tile in range(27):
+            if (concealed + meld_tiles).count(tile) < (4 if live else 5):
+                fan = searched_fan([*concealed, tile], meld_tiles, meld_groups)
+                if fan is not None:
+                    waits[format_tiles((tile,))] = fan
+    return waits
+
+
 @pytest.mark.parametrize("chunk", range(10))
 def test_waits_and_their_fan_agree_with_the_search(chunk):
     for concealed, melds, meld_tiles, meld_groups in POSITIONS[chunk::10]:
         result = find_waits(format_tiles(concealed), melds=melds)
-        expected = {}
-        if len({tile // 9 for tile in concealed + meld_tiles}) < 3:
-            for tile in range(27):
-                if (concealed + meld_tiles).count(tile) < 4:
-                    fan = searched_fan([*concealed, tile], meld_tiles, meld_groups)
-                    if fan is not None:
-                        expected[format_tiles((tile,))] = fan
+        expected = searched_waits(concealed, meld_tiles, meld_groups, live=True)
         assert {wait.tile: wait.fan for wait in result.waits} == expected, (
             format_tiles(sorted(concealed)),
             melds,
         )
         assert result.ready is bool(expected)
+
+
+def test_waits_on_a_fifth_copy_agree_with_the_search_when_they_count():
+    """ting_requires_live_wait off: a wait on a kind held four times counts, its quad once as a gen."""
+    rules = {"ting_requires_live_wait": False}
+    fifth_copy_waits = 0
+    for concealed, melds, meld_tiles, meld_groups in POSITIONS[:2000]:
+        result = find_waits(format_tiles(concealed), melds=melds, rules=rules)
+        expected = searched_waits(concealed, meld_tiles, meld_groups, live=False)
+        assert {wait.tile: wait.fan for wait in result.waits} == expected, (
+            format_tiles(sorted(concealed)),
+            melds,
+        )
+        fifth_copy_waits += sum(
+            1 for tile in expected if (concealed + meld_tiles).count(TILE_INDEX[tile]) == 4
+        )
+    assert fifth_copy_waits > 0
 
 
 def test_the_random_hands_cover_wins_waits_and_melds():
