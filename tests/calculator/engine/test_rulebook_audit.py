@@ -116,6 +116,28 @@ HANDS = [
         2,
         id="gen-counts-kongs-off",
     ),
+    # gen_counts_kongs false is "only undeclared quads count": a pung + held 4th is undeclared, still a gen.
+    pytest.param(
+        "345p678p234m1m",
+        "1m",
+        {"melds": [{"kind": "pung", "tile": "3p"}], "rules": {"gen_counts_kongs": False}},
+        "ping_hu",
+        1,
+        2,
+        id="gen-counts-kongs-off-keeps-pung-plus-held",
+    ),
+    # ... and the quads inside seven pairs: 龙七对 5 + (2 - 1).
+    pytest.param(
+        "11112222m33445p",
+        "5p",
+        {"rules": {"gen_counts_kongs": False}},
+        "long_qi_dui",
+        1,
+        6,
+        id="gen-counts-kongs-off-keeps-long-qi-dui-quads",
+    ),
+    # 1111 2222 3333 44m: 123m x4 + 44 (清一色 3 + gen 3 = 6) or 青龙七对 6 + gen 2 = 8: the best is kept.
+    pytest.param("1111222233334m", "4m", {}, "qing_long_qi_dui", 2, 8, id="qing-long-beats-runs-with-gen"),
     # --- 天胡 / 地胡 --------------------------------------------------------------------------------------
     # replace: max(6, 1) = 6.
     pytest.param(
@@ -472,6 +494,22 @@ WAITS = [
         4,
         id="jin-gou-diao-wait",
     ),
+    # 23m 456m 345p 678p 55p with 门清 + 中张: 1m (123m holds a 1: 平胡 + 门清 = 2); 4m (234m 456m)
+    # and 7m (23m + 4567m = 234m 567m): 平胡 + 2 = 3.
+    pytest.param(
+        "23m456m345p678p55p", {"rules": ON}, True, {"1m": 2, "4m": 3, "7m": 3}, 3, id="zhong-zhang-per-wait"
+    ),
+    # a pung in the third suit makes a pig too (melds count).
+    pytest.param(
+        "123m456m789m1p",
+        {"melds": [{"kind": "pung", "tile": "5s"}]},
+        False,
+        {},
+        None,
+        id="meld-in-third-suit-pig",
+    ),
+    # 定缺: holding the void suit is a pig.
+    pytest.param("123m456p789p11p55p", {"void_suit": "m"}, False, {}, None, id="void-suit-held-pig"),
     # 1122334455667m: 1m 4m (清一色 3) and 7m (清七对 5).
     pytest.param("1122334455667m", {}, True, {"1m": 3, "4m": 3, "7m": 5}, 5, id="seven-pairs-wait"),
     # a 3-suit position is a flower pig, not ready.

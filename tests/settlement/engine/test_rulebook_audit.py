@@ -764,6 +764,117 @@ ROUNDS = [
         0,
         id="casual-hai-di-pao",
     ),
+    # split: B's 直杠 fed by A earns 2; A, C and D win 2 fan each on B's next discard: 2 // 3 = 0 each and the
+    # remainder 2 to C (first after B). A -2 + 2, B 2 - 6 - 2, C 2 + 2, D 2.
+    pytest.param(
+        {"multi_winner_transfer": "split"},
+        [kong(1, "direct", "5p", 0), win(1, (0, 2), (2, 2), (3, 2), after_kong=True)],
+        [0, -6, 4, 2],
+        0,
+        id="transfer-split-remainder-to-first",
+    ),
+    # huazhu_refunds_kongs false does not stop an escaper: he returns kong income whatever his hand.
+    pytest.param(
+        {"huazhu_refunds_kongs": False},
+        [kong(0, "concealed", "2m"), escape(0, 10)],
+        [-48, 16, 16, 16],
+        0,
+        id="escape-refunds-whatever-the-hand",
+    ),
+    # qq b = 6, escape with 2 tiles left: escape_points 16b = 96; B ready 6 fan = 32 x 6 = 192.
+    pytest.param(
+        {"preset": "qq"},
+        [escape(0, 2, ready(1, 6), not_ready(2), pig(3))],
+        [-384, 192, 96, 96],
+        0,
+        id="escape-late-base-6",
+    ),
+    # A self-draws 2 fan (B, C, D pay 3); B wins 1 from C and leaves (forfeit: 1 back to C); A leaves:
+    # his self-draw money goes back to C and D, never to B who has escaped. A 9 - 6, B -3, C -3 + 3, D 0.
+    pytest.param(
+        {"escaped_winner": "forfeit"},
+        [win(None, (0, 2)), win(2, (1, 1)), escape(1, 30), escape(0, 30)],
+        [3, -3, 0, 0],
+        0,
+        id="forfeit-never-to-escaped-payer",
+    ),
+    # normal mode: a kong, then 流局 among all four: C (kong maker, not ready) refunds; B ready 2 fan.
+    pytest.param(
+        {"mode": "normal"},
+        [kong(2, "concealed", "2m"), draw(not_ready(0), ready(1, 2), not_ready(2), not_ready(3))],
+        [-2, 6, -2, -2],
+        0,
+        id="normal-draw-refunds",
+    ),
+    # refund_to_won_payers true (default): B won 1 from A, still gets his 2 back from the escaper.
+    # A 6 - 1 - 6 - 32, B -2 + 1 + 2, C and D -2 + 2 + 16.
+    pytest.param(
+        {},
+        [kong(0, "concealed", "2m"), win(0, (1, 1)), escape(0, 10)],
+        [-33, 1, 16, 16],
+        0,
+        id="escape-refunds-won-payer",
+    ),
+    # refund_when_nobody_ready false does not stop an escaper's refund ("whatever his hand").
+    pytest.param(
+        {"refund_when_nobody_ready": False},
+        [kong(0, "concealed", "2m"), escape(0, 10)],
+        [-48, 16, 16, 16],
+        0,
+        id="escape-refunds-even-when-nobody-ready-is-off",
+    ),
+    # 杠上杠: C's 直杠 fed by B, then C's 暗杠, then 杠上花: the last kong is concealed, so under dianpao
+    # it is an ordinary self-draw. C 2 + 6 + 3 x 5 = 23; A -2 - 5; B -2 - 2 - 5; D -2 - 5.
+    pytest.param(
+        {"dian_gang_hua": "dianpao"},
+        [kong(2, "direct", "5p", 1), kong(2, "concealed", "7m"), win(None, (2, 3), after_kong=True)],
+        [-7, -9, 23, -7],
+        0,
+        id="dian-gang-hua-needs-the-last-kong-direct",
+    ),
+    # bao + 截胡: A and C claim B's kong, only C (first after B) wins; A, B, D each get a share: 3 x (4 + 1).
+    pytest.param(
+        {"qiang_gang_payment": "bao", "multi_win": "first"},
+        [win(1, (0, 2), (2, 3), robbing_kong=True)],
+        [0, -15, 15, 0],
+        0,
+        id="robbing-bao-first",
+    ),
+    # last_kong under jia_jia_you: C's 直杠 fed by B earns 2 + 1 + 1 = 4; A wins 2 on C's discard:
+    # C pays 2 + 4.
+    pytest.param(
+        {"direct_kong": "jia_jia_you"},
+        [kong(2, "direct", "5p", 1), win(2, (0, 2), after_kong=True)],
+        [5, -2, -2, -1],
+        0,
+        id="transfer-jia-jia-you-income",
+    ),
+    # B 暗杠 (6) + 弯杠 (3); A wins 2 on B's discard + the last kong's 3; B escapes: returns the 6 he
+    # still holds (A's 2 too: A has won but not left), pays C and D 16.
+    # A -3 + 5 + 2, B 9 - 5 - 6 - 32, C, D -3 + 2 + 16.
+    pytest.param(
+        {},
+        [kong(1, "concealed", "2m"), kong(1, "added", "8m"), win(1, (0, 2), after_kong=True), escape(1, 10)],
+        [4, -34, 15, 15],
+        0,
+        id="escape-returns-only-income-still-held",
+    ),
+    pytest.param(
+        {"base_points": 6, "cap_multiplier": 8, "huazhu_points": "cap"},
+        [draw(pig(0), not_ready(1), not_ready(2), not_ready(3))],
+        [-144, 48, 48, 48],
+        0,
+        id="huazhu-cap-amount-in-b",
+    ),
+    # an escaped winner stays a winner: A (won from B) leaves, C wins on B's discard, D self-draws 1 fan: only
+    # B pays (C won, A gone): A 1, B -1 - 1 - 2, C 1, D 2; three winners end the round.
+    pytest.param(
+        {},
+        [win(1, (0, 1)), escape(0, 30), win(1, (2, 1)), win(None, (3, 1))],
+        [1, -4, 1, 2],
+        0,
+        id="escaped-winner-counts-toward-three",
+    ),
     # --- 7 normal mode -----------------------------------------------------------------------------------
     pytest.param(
         {"mode": "normal"},
@@ -922,6 +1033,39 @@ COINS = [
         1,
         id="tie-house-last",
     ),
+    # A owes B, C, D 1 each, holds 2: 2/3 each, floors 0, two leftover coins by tie: dealer C first, then D.
+    pytest.param(
+        {},
+        [win(0, (1, 1), (2, 1), (3, 1))],
+        2,
+        [2, 100, 100, 100],
+        1,
+        [-2, 0, 1, 1],
+        0,
+        id="two-leftovers-dealer-then-play-order",
+    ),
+    pytest.param(
+        {},
+        [win(0, (1, 1), (2, 1), (3, 1))],
+        0,
+        [2, 100, 100, 100],
+        1,
+        [-2, 1, 1, 0],
+        0,
+        id="two-leftovers-play-order-after-losing-dealer",
+    ),
+    # burned claim and tax: A pays B 4; C escapes, 16 x 2 burned. N = 10: B floor(40 x 0.9) = 36, the
+    # house its own 320 untaxed plus B's 4 of tax.
+    pytest.param(
+        {"escape_penalty_to": "burn", "tax_rate": 0.1},
+        [win(0, (1, 3)), escape(2, 10)],
+        0,
+        [10**4] * 4,
+        10,
+        [-40, 36, -320, 0],
+        324,
+        id="house-claim-and-tax",
+    ),
     # nobody short: exactly C_j each.
     pytest.param({}, [win(0, (1, 3))], 0, [100] * 4, 10, [-40, 40, 0, 0], 0, id="coins-no-shortfall"),
 ]
@@ -1047,6 +1191,56 @@ IMPOSSIBLE = [
 def test_impossible_sequences_are_rejected(rules: dict[str, Any], events: list[dict[str, Any]]) -> None:
     with pytest.raises(EngineError):
         _settle(events, {"preset": "chengdu", **rules})
+
+
+@pytest.mark.parametrize(
+    ("void_suits", "events"),
+    [
+        pytest.param(["m", None, None, None], [kong(0, "concealed", "2m")], id="kong-in-void-suit"),
+        # a kong of 5p followed by a hand that holds another 5p: five copies.
+        pytest.param(
+            None,
+            [
+                kong(2, "concealed", "5p"),
+                {
+                    "type": "win",
+                    "from": 0,
+                    "winners": [{"player": 1, "hand": hand("234m678m789m34p55p", "5p")}],
+                },
+            ],
+            id="five-copies-across-events",
+        ),
+        # valid tiles that do not win cannot be a win event.
+        pytest.param(
+            None,
+            [
+                {
+                    "type": "win",
+                    "from": 0,
+                    "winners": [{"player": 1, "hand": hand("234m678m789m34p56p", "9p")}],
+                }
+            ],
+            id="hand-that-does-not-win",
+        ),
+    ],
+)
+def test_impossible_tiles_are_rejected(
+    void_suits: list[str | None] | None, events: list[dict[str, Any]]
+) -> None:
+    with pytest.raises(EngineError):
+        _settle(events, void_suits=void_suits)
+
+
+def test_transfers_name_their_reasons() -> None:
+    # ex11: 4 x 3 as win, 1 x 3 as self_draw_bonus; a burned escape goes "to": "house"; no coins unless sent.
+    result = _settle([win(None, (1, 3)), escape(0, 10)], {"preset": "chengdu", "escape_penalty_to": "burn"})
+    by_reason: dict[str, int] = {}
+    for transfer in result["transfers"]:
+        by_reason[transfer["reason"]] = by_reason.get(transfer["reason"], 0) + transfer["points"]
+    assert by_reason == {"win": 12, "self_draw_bonus": 3, "escape": 32}
+    assert {t["to"] for t in result["transfers"] if t["reason"] == "escape"} == {"house"}
+    assert sum(result["net"]) + result["house"] == 0
+    assert "coins" not in result
 
 
 def test_last_tile_win_may_be_followed_by_a_draw() -> None:
