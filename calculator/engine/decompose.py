@@ -34,17 +34,16 @@ def seven_pairs_facts(packed: int) -> int:
 
 def best_set_names(packed: int, wanted: int, melds: tuple[SetName, ...], melds_facts: int) -> tuple[str, ...]:
     """One split of the concealed tiles whose facts are the single bit ``wanted``, named with the melds:
-    the pair first, then the sets in tile order."""
+    the pair first, then the sets in tile order (suits m, p, s; a suit's names sort as its tiles do)."""
     keys = (packed & SUIT_MASK, (packed >> SUIT_BITS) & SUIT_MASK, packed >> (2 * SUIT_BITS))
     bits = _suit_bits(SPLITS[keys[0]], SPLITS[keys[1]], SPLITS[keys[2]], melds_facts, wanted)
-    pair: list[str] = []
-    sets = list(melds)
-    for suit in range(3):
-        suit_pair, suit_sets = _suit_names(keys[suit], bits[suit], suit)
-        pair += suit_pair
-        sets += suit_sets
-    sets.sort()
-    return (*pair, *(name for _, name in sets))
+    pair_m, sets_m = _suit_names(keys[0], bits[0], 0)
+    pair_p, sets_p = _suit_names(keys[1], bits[1], 1)
+    pair_s, sets_s = _suit_names(keys[2], bits[2], 2)
+    if not melds:
+        return (*pair_m, *pair_p, *pair_s, *sets_m, *sets_p, *sets_s)
+    named = sorted([*melds, *((0, n) for n in sets_m), *((1, n) for n in sets_p), *((2, n) for n in sets_s)])
+    return (*pair_m, *pair_p, *pair_s, *(name for _, name in named))
 
 
 @cache  # at most 16 ** 3 x 4 x 4 entries
@@ -57,12 +56,13 @@ def _suit_bits(first: int, second: int, third: int, melds_facts: int, wanted: in
 
 
 @lru_cache(maxsize=65536)
-def _suit_names(key: int, wanted: int, suit: int) -> tuple[tuple[str, ...], tuple[SetName, ...]]:
+def _suit_names(key: int, wanted: int, suit: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The pair (if any) and the sorted sets of one suit's split with the fact ``wanted``, as names."""
     groups = way_groups(WAYS[key << 4 | wanted])
-    named = [(suit, format_tiles(9 * suit + rank for rank in group)) for group in groups]
+    names = [(len(group), format_tiles(9 * suit + rank for rank in group)) for group in groups]
     return (
-        tuple(name for (_, name), group in zip(named, groups, strict=True) if len(group) == 2),
-        tuple(item for item, group in zip(named, groups, strict=True) if len(group) != 2),
+        tuple(name for size, name in names if size == 2),
+        tuple(sorted(name for size, name in names if size != 2)),
     )
 
 

@@ -74,3 +74,8 @@ def test_api_example_response_shape():
         "name": "清一色",
         "fan": 3,
     }
+
+
+def test_melds_take_their_place_among_the_concealed_sets():
+    result = score_hand("123p789p456m1m", "1m", melds=[{"kind": "pung", "tile": "5p"}])
+    assert result.sets == ("11m", "456m", "123p", "555p", "789p")
