@@ -7,11 +7,10 @@ at most one pair is generated from the sets themselves, so ``SPLITS`` holds exac
   (``has_run``: some set is a run; ``all_terminal``: every set and the pair hold a 1 or a 9). These are the
   only facts about a split that a base pattern needs; everything else is a property of the tiles.
   Whether the split has a pair follows from the key's size (pair iff size % 3 == 2).
-- ``COMPLETIONS[key]``: for a key one tile short of a split, the ranks that complete it, each packed as
-  ``rank | facts_mask << 4``.
-- ``COMBINE[a][b]``: the fact mask of two parts of a hand taken together (runs: any; terminals: all).
-
 - ``WAYS[key << 4 | bit]``: one split of ``key`` with the fact ``bit``, coded (``way_groups``), to show it.
+- ``COMPLETIONS[key]``: for a key one tile short of a split, the ranks that complete it, each packed as
+  ``rank | facts_mask << 4`` (the facts of the completed key).
+- ``COMBINE[a][b]``: the fact mask of two parts of a hand taken together (runs: any; terminals: all).
 
 Counts go up to 5 so that a wait on a fifth copy can be valued when live waits are not required.
 """
