@@ -212,6 +212,48 @@ HANDS = [
         7,
         id="tian-hu-replace-plus-jia-fan",
     ),
+    # AMBIGUITY (docs/audit.md A1): 1111 2222 3333 44m under 天胡 replace. Read literally, the hand
+    # pattern is the largest that applies, 青龙七对 6, so max(6, 6) + gen 3 - 1 = 8. Maximising the final
+    # fan over readings (123m x4 + 44m: max(6, 清一色 3) + gen 3) would give 9. Pinned to the literal 8.
+    pytest.param(
+        "1111222233334m",
+        "4m",
+        {"win_by": "self_draw", "tian_hu": True},
+        "tian_hu",
+        2,
+        8,
+        id="tian-hu-replace-two-readings-literal",
+    ),
+    # stack: 青龙七对 6 + 6 + gen 2 = 14 (the runs reading: 3 + 6 + 3 = 12).
+    pytest.param(
+        "1111222233334m",
+        "4m",
+        {"win_by": "self_draw", "tian_hu": True, "rules": {"tian_di_hu": "stack"}},
+        "qing_long_qi_dui",
+        2,
+        14,
+        id="tian-hu-stack-two-readings",
+    ),
+    # 将对 lowered to 1: 对对胡 2 is then the largest.
+    pytest.param(
+        "222s555s888s888m5m",
+        "5m",
+        {"rules": {"pattern_fan": {"jiang_dui": 1}}},
+        "dui_dui_hu",
+        0,
+        2,
+        id="jiang-dui-lowered",
+    ),
+    # equal pattern values: 清一色 3 (gen 3) and 青龙七对 3 (gen 2): the better total 6 is kept.
+    pytest.param(
+        "1111222233334m",
+        "4m",
+        {"rules": {"pattern_fan": {"qing_long_qi_dui": 3, "long_qi_dui": 3}}},
+        "qing_yi_se",
+        3,
+        6,
+        id="tie-of-patterns-best-total",
+    ),
     # --- pattern_fan overrides -----------------------------------------------------------------------------
     # casual: 龙七对 is 4 (x8) -> ex5 hand 4 fan.
     pytest.param(

@@ -875,6 +875,15 @@ ROUNDS = [
         0,
         id="escaped-winner-counts-toward-three",
     ),
+    # 2 tiles left, readiness from a hand: B holds 1111 4444 55 77 9m, wait 9m = 青龙七对 6 + gen 1 = 7 fan
+    # (x64 > 16); C a pig and D not ready get 16. A pays 96.
+    pytest.param(
+        {},
+        [escape(0, 2, {"player": 1, "hand": hand("1111444455779m")}, pig(2), not_ready(3))],
+        [-96, 64, 16, 16],
+        0,
+        id="escape-late-with-a-hand",
+    ),
     # --- 7 normal mode -----------------------------------------------------------------------------------
     pytest.param(
         {"mode": "normal"},
@@ -1175,6 +1184,12 @@ IMPOSSIBLE = [
     ),
     pytest.param({}, [win(0, (1, 1), last_tile=True), win(0, (2, 1))], id="win-after-last-tile"),
     pytest.param({}, [win(0, (1, 1)), win(1, (2, 1))], id="winner-discards"),
+    pytest.param({}, [win(0, (3, 1)), kong(2, "direct", "5p", 3)], id="winner-feeds-a-kong"),
+    pytest.param({}, [win(0, (1, 1)), win(1, (2, 1), robbing_kong=True)], id="winner-robbed"),
+    pytest.param({}, [win(0, (1, 1)), kong(1, "concealed", "5p")], id="winner-kongs"),
+    pytest.param(
+        {}, [kong(2, "concealed", "5p"), win(None, (1, 2), after_kong=True)], id="gang-shang-hua-wrong-player"
+    ),
     pytest.param({}, [win(0, (0, 1))], id="discarder-wins-own-discard"),
     pytest.param(
         {}, [kong(2, "added", "8m"), win(1, (0, 1), after_kong=True)], id="gang-shang-pao-wrong-player"
