@@ -83,6 +83,16 @@ HANDS = [
         2,
         id="gen-fourth-copy-is-win-tile",
     ),
+    # ... and with gen_counts_pung_plus_held false it is a 碰 plus the 4th inside a run: no gen (audit A2).
+    pytest.param(
+        "34s678s11m234m",
+        "5s",
+        {"melds": [{"kind": "pung", "tile": "5s"}], "rules": {"gen_counts_pung_plus_held": False}},
+        "ping_hu",
+        0,
+        1,
+        id="gen-pung-plus-win-tile-off",
+    ),
     # concealed 2222m split as 222m + 234m: an undeclared quad, counts under both gen options.
     pytest.param("222234m456m789p5p", "5p", {}, "ping_hu", 1, 2, id="gen-concealed-quad-split"),
     pytest.param(

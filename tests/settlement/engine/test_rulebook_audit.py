@@ -404,6 +404,22 @@ ROUNDS = [
         0,
         id="transfer-each-all-kongs",
     ),
+    # all_kongs x first: the 9 goes to C alone. B 9 - 4 - 9, C -3 + 2 + 9, D -3 + 2.
+    pytest.param(
+        {"multi_winner_transfer": "first", "gang_shang_pao_transfer": "all_kongs"},
+        [kong(1, "concealed", "2m"), kong(1, "added", "8m"), win(1, (2, 2), (3, 2), after_kong=True)],
+        [-3, -4, 8, -1],
+        0,
+        id="transfer-first-all-kongs",
+    ),
+    # none x each: nothing handed over. B 9 - 4, C and D -3 + 2.
+    pytest.param(
+        {"gang_shang_pao_transfer": "none"},
+        [kong(1, "concealed", "2m"), kong(1, "added", "8m"), win(1, (2, 2), (3, 2), after_kong=True)],
+        [-3, 5, -1, -1],
+        0,
+        id="transfer-none-each",
+    ),
     # --- 5 流局 --------------------------------------------------------------------------------------------
     # 退税 after 呼叫转移: B's 3 went to C; at the draw B (not ready) has nothing to refund and pays
     # A and D 1 each: A -1 + 1, B 3 - 2 - 3 - 2, C -1 + 2 + 3, D -1 + 1.
