@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch
 from django.http import StreamingHttpResponse
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -194,10 +195,9 @@ class GroupDetailView(APIView):
         responses={200: GroupSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, group_id: int) -> Response:
-        group = selectors.groups_with_role(request.user).filter(pk=group_id).first()
-        if group is None:
-            selectors.group_get(user=request.user, group_id=group_id)  # raises the 404
-        return Response(GroupSerializer(group).data)
+        return Response(
+            GroupSerializer(get_object_or_404(selectors.groups_with_role(request.user), pk=group_id)).data
+        )
 
 
 class MemberListView(ListView):
