@@ -44,16 +44,12 @@ def group_get(*, user: AbstractBaseUser, group_id: int) -> Group:
     return get_object_or_404(groups_for(user), pk=group_id)
 
 
-def memberships_for(user: AbstractBaseUser) -> QuerySet[Membership]:
-    return Membership.objects.filter(group__memberships__user=user).select_related("user", "group")
-
-
-def players_for(user: AbstractBaseUser) -> QuerySet[Player]:
-    return Player.objects.filter(group__memberships__user=user)
-
-
 def sessions_for(user: AbstractBaseUser) -> QuerySet[Session]:
-    return Session.objects.filter(group__memberships__user=user).select_related("group")
+    return (
+        Session.objects.filter(group__memberships__user=user)
+        .select_related("group")
+        .prefetch_related("seats__player")
+    )
 
 
 def session_get(*, user: AbstractBaseUser, session_id: int) -> Session:
@@ -87,10 +83,6 @@ def group_players(group: Group) -> QuerySet[Player]:
 
 def group_sessions(group: Group) -> QuerySet[Session]:
     return Session.objects.filter(group=group).prefetch_related("seats__player").order_by("-id")
-
-
-def role_of(*, user: AbstractBaseUser, group: Group) -> str | None:
-    return Membership.objects.filter(user=user, group=group).values_list("role", flat=True).first()
 
 
 # --- a session ---------------------------------------------------------------------------------------
@@ -203,10 +195,6 @@ def session_rounds(session: Session) -> QuerySet[Round]:
         .annotate(result=Subquery(current, output_field=JSONField()))
         .order_by("position")
     )
-
-
-def round_versions(round_: Round) -> QuerySet[RoundVersion]:
-    return RoundVersion.objects.filter(round=round_).order_by("version").select_related("created_by")
 
 
 def round_net(session: Session) -> QuerySet[Round]:

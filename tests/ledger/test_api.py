@@ -165,3 +165,18 @@ def test_sessions_take_rules_and_coins(api, group):
     assert session["coins"]["starting_balances"] == [100000, 100000, 4500, 100000]
     listed = api.get(url("session-list", group_id=group.pk)).json()
     assert listed["results"][0]["id"] == session["id"]
+
+
+def test_burned_points_are_settled_as_a_payment_to_the_house(api, owner, group):
+    ids = list(group.players.values_list("id", flat=True))
+    body = {"name": "烧分", "players": ids, "rules": {"preset": "chengdu", "escape_penalty_to": "burn"}}
+    session = api.post(url("session-list", group_id=group.pk), body, format="json").json()
+    escape = {"dealer": 0, "events": [{"type": "escape", "player": 0, "tiles_left": 30}]}
+    assert api.post(url("round-list", session_id=session["id"]), escape, format="json").status_code == 201
+    totals = api.get(url("session-totals", session_id=session["id"])).json()
+    assert totals["house"] == 48
+    assert sum(seat["points"] for seat in totals["seats"]) + totals["house"] == 0
+    proposal = api.get(url("session-settle-up", session_id=session["id"])).json()
+    assert proposal["payments"] == [
+        {"from": 0, "from_name": "小王", "to": "house", "to_name": "房间 house", "amount": 48}
+    ]
