@@ -355,6 +355,31 @@ def best_reading(scoring: Scoring, mask: int, seven: int, tile_bits: int) -> tup
     return best
 
 
+def heavenly_reading(
+    scoring: Scoring, mask: int, seven: int, tile_bits: int, heavenly: Pattern
+) -> tuple[Choice, int] | None:
+    """The reading that scores most once 天胡/地胡 is applied (see docs/scoring.md, "天胡 over two readings").
+
+    ``replace`` lifts every pattern to at least 6, which can reverse the order of a seven-pairs reading and
+    a standard one: ``1111222233334m`` is 青龙七对 (6, one quad inside) or four runs of 清一色 (3), and
+    after replace the runs keep all three gen. The player is paid for the better final hand.
+    """
+    rules = scoring.rules
+    readings = []
+    if mask:
+        standard = scoring.standard_best[mask + 16 * (tile_bits >> 3)]
+        if standard is not None:
+            readings.append(standard)
+    if seven:
+        readings.append((scoring.choices[tile_bits | seven], 0))
+
+    def worth(found: tuple[Choice, int]) -> int:
+        pattern, extras = SITUATIONAL[rules.tian_di_hu](rules, heavenly, found[0])
+        return pattern.fan + sum(extra.fan for extra in extras) - found[0].pattern.gen_inside
+
+    return max(readings, key=worth, default=None)
+
+
 def gen_count(rules: Rules, final: int, melds: tuple[Meld, ...]) -> int:
     """Kinds whose four copies are all in the final hand, less what the gen options leave out."""
     gen = (final & FOUR_BITS).bit_count()
@@ -515,7 +540,11 @@ def score_held(
     if mask:
         mask = COMBINE[mask][melds_fact_bit(held.melds)]
     seven = 0 if held.melds else seven_pairs_facts(held.packed)
-    found = best_reading(scoring, mask, seven, tile_bits)
+    found = (
+        heavenly_reading(scoring, mask, seven, tile_bits, heavenly)
+        if heavenly
+        else best_reading(scoring, mask, seven, tile_bits)
+    )
     if found is None:
         return NO_SHAPE
     choice, reading = found

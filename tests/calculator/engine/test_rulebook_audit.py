@@ -222,17 +222,17 @@ HANDS = [
         7,
         id="tian-hu-replace-plus-jia-fan",
     ),
-    # AMBIGUITY (docs/audit.md A1): 1111 2222 3333 44m under 天胡 replace. Read literally, the hand
-    # pattern is the largest that applies, 青龙七对 6, so max(6, 6) + gen 3 - 1 = 8. Maximising the final
-    # fan over readings (123m x4 + 44m: max(6, 清一色 3) + gen 3) would give 9. Pinned to the literal 8.
+    # AMBIGUITY (docs/audit.md A1, decided): 1111 2222 3333 44m under 天胡 replace. As 青龙七对 it is
+    # max(6, 6) + gen 3 - 1 = 8; as 123m x4 + 44m it is max(6, 清一色 3) + gen 3 = 9. Every reading is tried
+    # and the best kept (3.1), after 天胡 is applied: 9.
     pytest.param(
         "1111222233334m",
         "4m",
         {"win_by": "self_draw", "tian_hu": True},
         "tian_hu",
-        2,
-        8,
-        id="tian-hu-replace-two-readings-literal",
+        3,
+        9,
+        id="tian-hu-replace-keeps-the-best-final-reading",
     ),
     # stack: 青龙七对 6 + 6 + gen 2 = 14 (the runs reading: 3 + 6 + 3 = 12).
     pytest.param(
