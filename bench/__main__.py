@@ -15,7 +15,9 @@ from pathlib import Path
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sczmj_site.settings")
     package_dir = Path(__file__).parent
-    names = sorted(info.name for info in pkgutil.iter_modules([str(package_dir)]) if info.name.startswith("bench_"))
+    names = sorted(
+        info.name for info in pkgutil.iter_modules([str(package_dir)]) if info.name.startswith("bench_")
+    )
     only = set(sys.argv[1:])
     missed = 0
     for name in names:
@@ -25,8 +27,10 @@ def main() -> int:
         started = time.perf_counter()
         title, rows = module.run()
         print(f"\n## {title}  ({time.perf_counter() - started:.1f} s)\n")
-        widths = [max(len(str(row[i])) for row in [("what", "figure", "target", "")] + rows) for i in range(4)]
-        for row in [("what", "figure", "target", "")] + rows:
+        widths = [
+            max(len(str(row[i])) for row in [("what", "figure", "target", ""), *rows]) for i in range(4)
+        ]
+        for row in [("what", "figure", "target", ""), *rows]:
             print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
         missed += sum(1 for row in rows if row[3] == "MISSED")
     print(f"\n{missed} target(s) missed" if missed else "\nevery target met")

@@ -25,9 +25,7 @@ class EngineError(ValueError):
     def within(self, prefix: str, *, event: int | None = None) -> EngineError:
         """The same error seen from an enclosing field: ``hand`` inside ``events[2].winners[0]``."""
         field = f"{prefix}.{self.field}" if self.field else prefix
-        return EngineError(
-            field, self.message, self.message_zh, event=self.event if event is None else event
-        )
+        return EngineError(field, self.message, self.message_zh, event=self.event if event is None else event)
 
     def to_dict(self) -> dict[str, object]:
         body: dict[str, object] = {
