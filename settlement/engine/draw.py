@@ -6,7 +6,6 @@ Each check is a small function of the players' readiness and the state; the draw
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from calculator.engine.rules import HuazhuRecipients, Rules
 
@@ -95,7 +94,7 @@ def settle_draw(state: RoundState, event: DrawEvent, table: Table) -> Step:
     chajiao = _chajiao(state, checks, rules, index)
     refunds, state = _tui_shui(state, checks, rules, index)
     summary = {"players": [checks[seat].to_dict() for seat in sorted(checks)], "scores": []}
-    return Step(pigs + chajiao + refunds, replace(state, previous_kong=None, finished=True), summary)
+    return Step(pigs + chajiao + refunds, state.ended(), summary)
 
 
 def _huazhu(

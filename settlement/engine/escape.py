@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from calculator.engine.rules import EscapedWinner, EscapePenaltyTo
@@ -72,7 +71,7 @@ def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> Step:
         "scores": [],
         "players": [checks[seat].to_dict() for seat in sorted(checks)],
     }
-    new_state = replace(state, escaped=(*state.escaped, event.player), previous_kong=None, finished=True)
+    new_state = state.after_escape(event.player, finished=True)
     return Step(refunds + penalties, new_state, summary)
 
 
@@ -105,4 +104,4 @@ def _winner_leaves(state: RoundState, event: EscapeEvent, table: Table) -> Step:
         "players": [],
         "forfeit": forfeit,
     }
-    return Step(returned, replace(state, escaped=(*state.escaped, event.player), previous_kong=None), summary)
+    return Step(returned, state.after_escape(event.player, finished=state.finished), summary)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from calculator.engine.rules import DirectKong, Rules
@@ -62,9 +61,7 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
             payments.append(KongPayment(event.index, maker, payer, points))
             transfers.append(Transfer(event.index, payer, maker, points, reason, detail))
     made = KongMade(event.index, maker, event.kind is KongKind.DIRECT, feeder)
-    new_state = replace(
-        state, kong_payments=(*state.kong_payments, *payments), previous_kong=made, any_kong=True
-    )
+    new_state = state.after_kong(tuple(payments), made)
     summary: dict[str, Any] = {
         "player": event.player,
         "kind": event.kind.value,

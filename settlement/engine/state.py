@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from calculator.engine.rules import Rules
@@ -131,7 +132,7 @@ class RoundState:
 
     @property
     def active(self) -> tuple[int, ...]:
-        return tuple(seat for seat in SEATS if self.is_active(seat))
+        return _active_seats(self.winners, self.escaped)
 
     def kong_income(self, maker: int, kong: int | None = None) -> tuple[KongPayment, ...]:
         """The kong payments ``maker`` still holds, of one kong or of all his kongs."""
@@ -148,14 +149,99 @@ class RoundState:
         if not marked:
             return self
         chosen = set(marked)
-        return replace(
-            self,
-            kong_payments=tuple(
+        return self.but_payments(
+            tuple(
                 KongPayment(payment.kong, payment.maker, payment.payer, payment.points, state)
                 if payment in chosen
                 else payment
                 for payment in self.kong_payments
-            ),
+            )
+        )
+
+    # The next states, built by the constructor: ``dataclasses.replace`` costs several µs a call on 3.13,
+    # and a round makes about ten of them.
+
+    def but_payments(self, kong_payments: tuple[KongPayment, ...]) -> RoundState:
+        """The same round with these kong payment records."""
+        return RoundState(
+            self.dealer,
+            self.winners,
+            self.escaped,
+            kong_payments,
+            self.win_receipts,
+            self.previous_kong,
+            self.any_kong,
+            self.last_tile_won,
+            self.first_win,
+            self.finished,
+        )
+
+    def after_kong(self, payments: tuple[KongPayment, ...], made: KongMade) -> RoundState:
+        """The round after the kong ``made``, whose payers paid ``payments``."""
+        return RoundState(
+            self.dealer,
+            self.winners,
+            self.escaped,
+            self.kong_payments + payments,
+            self.win_receipts,
+            made,
+            True,
+            self.last_tile_won,
+            self.first_win,
+            self.finished,
+        )
+
+    def after_win(
+        self,
+        won: tuple[int, ...],
+        receipts: tuple[Transfer, ...],
+        *,
+        last_tile: bool,
+        first_win: FirstWin,
+        finished: bool,
+    ) -> RoundState:
+        """The round after a win event: ``won`` are out of play, paid ``receipts``."""
+        return RoundState(
+            self.dealer,
+            self.winners + won,
+            self.escaped,
+            self.kong_payments,
+            self.win_receipts + receipts,
+            None,
+            self.any_kong,
+            last_tile,
+            first_win,
+            finished,
+        )
+
+    def after_escape(self, player: int, *, finished: bool) -> RoundState:
+        """The round after ``player`` escaped (and, near the end of the wall, was settled as at a draw)."""
+        return RoundState(
+            self.dealer,
+            self.winners,
+            (*self.escaped, player),
+            self.kong_payments,
+            self.win_receipts,
+            None,
+            self.any_kong,
+            self.last_tile_won,
+            self.first_win,
+            finished,
+        )
+
+    def ended(self) -> RoundState:
+        """The round closed by a 流局."""
+        return RoundState(
+            self.dealer,
+            self.winners,
+            self.escaped,
+            self.kong_payments,
+            self.win_receipts,
+            None,
+            self.any_kong,
+            self.last_tile_won,
+            self.first_win,
+            True,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,6 +252,12 @@ class RoundState:
             "finished": self.finished,
             "kong_payments": [payment.to_dict() for payment in self.kong_payments],
         }
+
+
+@cache
+def _active_seats(winners: tuple[int, ...], escaped: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats still in play: asked for many times per event, and the same few answers every round."""
+    return tuple(seat for seat in SEATS if seat not in winners and seat not in escaped)
 
 
 @dataclass(frozen=True, slots=True)

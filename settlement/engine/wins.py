@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from calculator.engine.rules import (
@@ -111,15 +111,12 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
     )
     won = tuple(score.player for score in winning)
     handed, state = _hand_over_kong_income(state, event, kong, won, table)
-    winners = state.winners + won
-    new_state = replace(
-        state,
-        winners=winners,
-        win_receipts=state.win_receipts + paid,
-        previous_kong=None,
-        last_tile_won=event.last_tile,
+    new_state = state.after_win(
+        won,
+        paid,
+        last_tile=event.last_tile,
         first_win=state.first_win or FirstWin(event.discarder, won),
-        finished=rules.mode is Mode.NORMAL or len(winners) >= BLOOD_BATTLE_WINNERS,
+        finished=rules.mode is Mode.NORMAL or len(state.winners) + len(won) >= BLOOD_BATTLE_WINNERS,
     )
     summary = {
         "from": event.discarder,
