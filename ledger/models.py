@@ -171,6 +171,7 @@ class VersionKind(models.TextChoices):
     RECORDED = "recorded", "recorded"
     CORRECTED = "corrected", "corrected"
     VOIDED = "voided", "voided"
+    RECOINED = "recoined", "recoined"  # coins re-settled because an earlier round changed; points untouched
 
 
 class RoundVersion(models.Model):

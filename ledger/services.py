@@ -18,7 +18,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Sum
+from django.db.models import F, Max, Sum
 from django.utils import timezone
 
 from calculator.engine.errors import EngineError
@@ -292,7 +292,7 @@ def _round_record_locked(
             return _replayed(existing, fingerprint), False
     if not session.is_open:
         raise SessionClosedError()
-    coins_before = _coin_balances(session, excluding=None)
+    coins_before = _coin_balances(session, before=None)
     result = _settle(session, body, coins_before)
     position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
     round_ = Round.objects.create(
@@ -322,7 +322,7 @@ def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Ro
     session, round_ = _locked_round(round_)
     if round_.voided:
         raise RoundVoidedError()
-    coins_before = _coin_balances(session, excluding=round_)
+    coins_before = _coin_balances(session, before=round_.position)
     result = _settle(session, round_body, coins_before)
     version = round_.version + 1
     _write_version(actor, round_, VersionKind.CORRECTED, version, round_body, result, coins_before)
@@ -331,6 +331,7 @@ def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Ro
     round_.events = round_body["events"]
     round_.version = version
     round_.save(update_fields=["dealer", "void_suits", "events", "version"])
+    _resettle_later_coins(actor, session, round_)
     return round_
 
 
@@ -338,7 +339,7 @@ def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Ro
 def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     """Cancel a round: a ``voided`` version whose rows reverse the current version's; nothing else."""
     require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
-    _, round_ = _locked_round(round_)
+    session, round_ = _locked_round(round_)
     if round_.voided:
         return round_
     body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
@@ -347,6 +348,7 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     round_.voided = True
     round_.version = version
     round_.save(update_fields=["voided", "version"])
+    _resettle_later_coins(actor, session, round_)
     return round_
 
 
@@ -411,22 +413,52 @@ def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] |
     return stored
 
 
-def _coin_balances(session: Session, *, excluding: Round | None) -> list[int] | None:
-    """The coin balances a round is settled against: the starting balances plus every other round's coins.
-
-    For a new round that is "the balances before it". A correction re-settles its round against the
-    balances as they stand now with that round's own coins taken out, so no balance can go below zero
-    whatever the later rounds did (docs/ledger.md, "Coins across rounds").
-    """
+def _coin_balances(session: Session, *, before: int | None) -> list[int] | None:
+    """The coin balances a round is settled against: the starting balances plus the coins of every round
+    before position ``before`` (of every round when None: a new round comes last)."""
     if not session.coins_enabled:
         return None
     entries = CoinEntry.objects.filter(session=session, is_house=False)
-    if excluding is not None:
-        entries = entries.exclude(round=excluding)
+    if before is not None:
+        entries = entries.filter(round__position__lt=before)
     moved = dict(entries.values_list("seat").annotate(total=Sum("coins")).values_list("seat", "total"))
     return [
         int(start) + int(moved.get(seat) or 0) for seat, start in enumerate(session.starting_balances or ())
     ]
+
+
+def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Round) -> None:
+    """The rounds after ``changed`` were settled against balances that have just changed: settle each again,
+    in order, and where its coins now come out differently append a ``recoined`` version (its coin rows
+    reversed and rewritten; its points untouched). So every round's coins always follow from the balances
+    before it, and no balance ever goes below zero (docs/ledger.md, "Coins across rounds")."""
+    if not session.coins_enabled:
+        return
+    later = list(
+        Round.objects.filter(session=session, position__gt=changed.position, voided=False).order_by(
+            "position"
+        )
+    )
+    if not later:
+        return
+    settled = dict(
+        RoundVersion.objects.filter(round__in=later, version=F("round__version")).values_list(
+            "round_id", "result"
+        )
+    )
+    balances = _coin_balances(session, before=later[0].position)
+    for round_ in later:
+        body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+        result = _settle(session, body, balances)
+        if _coin_moves(result) != _coin_moves(settled[round_.pk]):
+            round_.version += 1
+            _write_version(actor, round_, VersionKind.RECOINED, round_.version, body, result, balances)
+            round_.save(update_fields=["version"])
+        balances = list(result["coins"]["balances"])
+
+
+def _coin_moves(result: Mapping[str, Any]) -> tuple[list[int], int]:
+    return list(result["coins"]["change"]), int(result["coins"]["house"])
 
 
 def _write_version(
@@ -449,19 +481,22 @@ def _write_version(
         coin_balances_before=coins_before,
         created_by=actor if actor.is_authenticated else None,
     )
-    _reverse_current(round_, stored)
+    moves_points = kind != VersionKind.RECOINED  # a re-settlement of coins leaves the points as they are
+    _reverse_current(round_, stored, points=moves_points)
     if result is not None:
         seats = dict(
             SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
         )
-        LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result))
+        if moves_points:
+            LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result))
         CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
         WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
     return stored
 
 
-def _reverse_current(round_: Round, new_version: RoundVersion) -> None:
-    """Cancel every not-yet-reversed row of the round (the previous version's own rows)."""
+def _reverse_current(round_: Round, new_version: RoundVersion, *, points: bool) -> None:
+    """Cancel every not-yet-reversed row of the round (the current version's own rows): its coin rows,
+    and its points rows unless ``points`` is False."""
     if new_version.version == 1:
         return
     live = {"round": round_, "reverses__isnull": True, "reversed_by__isnull": True}
@@ -479,7 +514,7 @@ def _reverse_current(round_: Round, new_version: RoundVersion) -> None:
             transfer_index=row.transfer_index,
             reverses=row,
         )
-        for row in LedgerEntry.objects.filter(**live)
+        for row in (LedgerEntry.objects.filter(**live) if points else ())
     )
     CoinEntry.objects.bulk_create(
         CoinEntry(

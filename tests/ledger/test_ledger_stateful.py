@@ -1,6 +1,7 @@
 """Hypothesis drives a session through random records, corrections, voids and a close, and after every
 step checks the ledger's invariants: every round and the whole ledger sum to zero (house included), the
-totals equal a replay of the stored events, and no row was ever changed or removed."""
+totals equal a replay of the stored events, coins are neither created, lost nor overdrawn, and no row was
+ever changed or removed."""
 
 from typing import Any
 
@@ -19,11 +20,12 @@ from hypothesis.stateful import (
 from calculator.engine.errors import EngineError
 from ledger import selectors, services
 from ledger.errors import SessionClosedError
-from ledger.models import LedgerEntry, Round
+from ledger.models import CoinEntry, LedgerEntry, Round
 from settlement.engine import settle_round
 from tests.ledger.conftest import make_table, make_user
 
 SEATS = (0, 1, 2, 3)
+STARTING = [3000, 1000, 300, 0]  # small and uneven, so players run short and the coin rules bite
 
 
 @st.composite
@@ -83,7 +85,9 @@ class LedgerMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        _, self.session = make_table(self.owner)
+        _, self.session = make_table(
+            self.owner, coins={"room_coefficient": 10, "starting_balances": STARTING}
+        )
         self.rounds: list[Round] = []
         self.closed = False
         self.seen: dict[int, tuple[Any, ...]] = {}
@@ -121,6 +125,7 @@ class LedgerMachine(RuleBasedStateMachine):
         round_ = data.draw(st.sampled_from(self.rounds))
         self._attempt(lambda: services.round_void(actor=self.owner, round_=round_))
 
+    @precondition(lambda self: len(self.rounds) >= 3)  # closing early would leave little else to try
     @rule()
     def close(self) -> None:
         services.session_close(actor=self.owner, session=self.session)
@@ -148,6 +153,15 @@ class LedgerMachine(RuleBasedStateMachine):
         totals = selectors.session_totals(self.session)
         assert [seat.points for seat in totals.seats] == expected
         assert totals.house == house
+
+    @invariant()
+    def coins_are_never_created_lost_or_overdrawn(self) -> None:
+        coins = CoinEntry.objects.filter(session=self.session)
+        assert not coins.values("round_version").annotate(total=Sum("coins")).exclude(total=0).exists()
+        totals = selectors.session_totals(self.session)
+        balances = [seat.coins for seat in totals.seats]
+        assert min(balances) >= 0
+        assert sum(balances) + totals.house_coins == sum(STARTING)
 
     @invariant()
     def no_entry_was_ever_changed_or_removed(self) -> None:

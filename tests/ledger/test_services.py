@@ -184,16 +184,41 @@ def test_coins_move_with_the_balances_before_each_round(owner):
     assert coins == [0, 3300, 0, 0]
 
 
-def test_correcting_an_old_round_resettles_its_coins_against_the_balances_now(owner):
-    _, session = make_table(
-        owner, coins={"room_coefficient": 100, "starting_balances": [1000, 1000, 1000, 1000]}
-    )
-    first, _ = services.round_record(actor=owner, session=session, body=DIRECT_KONG)  # B -200, C +200
-    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)  # B +1500
+def coins_of(session: Any) -> list[int | None]:
+    return [seat.coins for seat in selectors.session_totals(session).seats]
+
+
+def concealed_kong(player: int) -> dict[str, Any]:
+    return {"dealer": 0, "events": [{"type": "kong", "player": player, "kind": "concealed"}]}
+
+
+def test_voiding_an_old_round_resettles_the_coins_of_the_rounds_after_it(owner):
+    # 老张 starts broke, wins 60 coins with a kong, and spends 20 of them in the next round. Voiding his
+    # kong would take back 60 he no longer has: the later round is settled again as if he had been broke.
+    _, session = make_table(owner, coins={"room_coefficient": 10, "starting_balances": [3000, 1000, 300, 0]})
+    services.round_record(actor=owner, session=session, body=concealed_kong(0))  # 老张 has nothing to pay
+    his_kong, _ = services.round_record(actor=owner, session=session, body=concealed_kong(3))
+    later, _ = services.round_record(actor=owner, session=session, body=concealed_kong(0))
+    assert coins_of(session) == [3080, 940, 240, 40]
+    services.round_void(actor=owner, round_=his_kong)
+    assert coins_of(session) == [3080, 960, 260, 0]
+    later.refresh_from_db()
+    assert later.version == 2
+    assert list(later.versions.values_list("kind", flat=True)) == [VersionKind.RECORDED, VersionKind.RECOINED]
+    assert points(session) == [12, -4, -4, -4]  # a re-settlement of coins moves no points
+    assert LedgerEntry.objects.filter(round=later).count() == 6
+
+
+def test_correcting_an_old_round_leaves_later_rounds_alone_when_their_coins_do_not_change(owner):
+    _, session = make_table(owner, coins={"room_coefficient": 100, "starting_balances": [10**6] * 4})
+    first, _ = services.round_record(actor=owner, session=session, body=DIRECT_KONG)
+    later, _ = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
     services.round_correct(actor=owner, round_=first, body=DRAW_WITH_PIG)
-    coins = [seat.coins for seat in selectors.session_totals(session).seats]
-    assert min(coins) >= 0
-    assert sum(coins) == 4000
+    later.refresh_from_db()
+    assert later.version == 1
+    assert coins_of(session) == [
+        10**6 + 100 * (a + b) for a, b in zip(DRAW_WITH_PIG_NET, SELF_DRAW_B_NET, strict=True)
+    ]
 
 
 def test_only_owners_manage_members(owner, group, member_factory):
