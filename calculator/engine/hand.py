@@ -102,7 +102,10 @@ def _read_meld(meld: object, position: int) -> Meld:
             f"A meld's kind must be one of {choices}; got {kind_raw!r}.",
             f"碰杠的种类只能是 {choices} 之一，收到 {kind_raw!r}。",
         )
-    tiles = read_tiles(meld.get("tile"), f"{field}.tile")
+    tile_raw = meld.get("tile")
+    if isinstance(tile_raw, str) and tile_raw in TILE_INDEX:  # the usual "5p": no parsing needed
+        return Meld(kind, TILE_INDEX[tile_raw])
+    tiles = read_tiles(tile_raw, f"{field}.tile")
     size = 3 if kind is MeldKind.PUNG else 4
     if not tiles or len(set(tiles)) != 1 or len(tiles) not in (1, size):
         raise EngineError(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from .errors import EngineError
 
@@ -91,11 +92,10 @@ def parse_tiles(value: object, field: str = "concealed") -> tuple[int, ...]:
     Raises ``EngineError(field, ...)`` naming the bad part: an unknown character, digits with no suit, a 0.
     """
     if isinstance(value, str):
-        normal = value.translate(_NORMAL_NO_SPACES)
-        if _VALID.fullmatch(normal):
-            groups = [digits.translate(_INDEX_CHARS[suit]) for digits, suit in _GROUP.findall(normal)]
-            return tuple("".join(groups).encode("latin-1"))
-        raise _string_error(value, field)
+        tiles = _parse_string(value)
+        if tiles is None:
+            raise _string_error(value, field)
+        return tiles
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
         return tuple(_parse_one(item, position, field) for position, item in enumerate(value))
     raise EngineError(
@@ -105,6 +105,17 @@ def parse_tiles(value: object, field: str = "concealed") -> tuple[int, ...]:
         f"{field} 必须是牌的字符串（如 '123m456p'）或牌的列表（如 ['1m', '2m']），"
         f"收到的是 {type(value).__name__}。",
     )
+
+
+@lru_cache(maxsize=4096)
+def _parse_string(value: str) -> tuple[int, ...] | None:
+    """The tiles of a compact string, or None when it is not one. Cached: a settled round reads each hand
+    twice (the tile census, then the calculator), and the pages resend the hands they show."""
+    normal = value.translate(_NORMAL_NO_SPACES)
+    if _VALID.fullmatch(normal):
+        groups = [digits.translate(_INDEX_CHARS[suit]) for digits, suit in _GROUP.findall(normal)]
+        return tuple("".join(groups).encode("latin-1"))
+    return None
 
 
 def _parse_one(item: object, position: int, field: str) -> int:

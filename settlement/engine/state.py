@@ -145,14 +145,14 @@ class RoundState:
         )
 
     def with_payments_marked(self, marked: tuple[KongPayment, ...], state: PaymentState) -> RoundState:
-        """The same round with the given kong payments moved to ``state``."""
+        """The same round with the given kong payments (records of this state) moved to ``state``."""
         if not marked:
             return self
-        chosen = set(marked)
+        chosen = {id(payment) for payment in marked}  # records taken from this state: identity suffices
         return self.but_payments(
             tuple(
                 KongPayment(payment.kong, payment.maker, payment.payer, payment.points, state)
-                if payment in chosen
+                if id(payment) in chosen
                 else payment
                 for payment in self.kong_payments
             )
