@@ -389,12 +389,43 @@ class SessionCloseView(APIView):
         return Response(SessionSerializer(session).data)
 
 
+TOTALS_EXAMPLE = OpenApiExample(
+    "Three rounds in",
+    value={
+        "rounds": 3,
+        "seats": [
+            {"seat": 0, "player": 1, "name": "小王", "points": -54, "coins": 4600},
+            {"seat": 1, "player": 2, "name": "小李", "points": 28, "coins": 12800},
+            {"seat": 2, "player": 3, "name": "阿美", "points": 21, "coins": 12100},
+            {"seat": 3, "player": 4, "name": "老张", "points": 5, "coins": 10500},
+        ],
+        "house": 0,
+        "house_coins": 0,
+    },
+    response_only=True,
+)
+SETTLE_UP_EXAMPLE = OpenApiExample(
+    "One loser pays three winners",
+    value={
+        "balances": [-54, 28, 21, 5],
+        "house": 0,
+        "payments": [
+            {"from": 0, "from_name": "小王", "to": 1, "to_name": "小李", "amount": 28},
+            {"from": 0, "from_name": "小王", "to": 2, "to_name": "阿美", "amount": 21},
+            {"from": 0, "from_name": "小王", "to": 3, "to_name": "老张", "amount": 5},
+        ],
+    },
+    response_only=True,
+)
+
+
 class TotalsView(APIView):
     @extend_schema(
         tags=["sessions"],
         summary="Running totals per seat (points and coin balances)",
         parameters=[SESSION_ID],
         responses={200: TotalsSerializer, **READ_ERRORS},
+        examples=[TOTALS_EXAMPLE],
     )
     def get(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
@@ -407,6 +438,7 @@ class SettleUpView(APIView):
         summary="Settle-up proposal: who pays whom, in the fewest payments",
         parameters=[SESSION_ID],
         responses={200: SettleUpSerializer, **READ_ERRORS},
+        examples=[SETTLE_UP_EXAMPLE],
     )
     def get(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)

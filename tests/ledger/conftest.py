@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -102,3 +103,9 @@ def member_factory(group: Any, owner: Any) -> Any:
 def fast_password_hashing(settings: Any) -> None:
     """PBKDF2's deliberate slowness is for real passwords, not for hundreds of test accounts."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles() -> None:
+    """Sign-up is throttled per address in the cache; every test starts with no sign-ups counted."""
+    cache.clear()
