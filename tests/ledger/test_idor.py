@@ -48,7 +48,8 @@ def routes() -> list[URLPattern]:
 
 def methods_of(pattern: URLPattern) -> list[str]:
     view_class = pattern.callback.view_class
-    return [m for m in ("get", "post", "put", "patch", "delete") if hasattr(view_class, m)]
+    methods = [m for m in ("get", "post", "put", "patch", "delete") if hasattr(view_class, m)]
+    return methods + (["head"] if "get" in methods else [])
 
 
 def test_every_ledger_route_is_covered():
@@ -83,6 +84,16 @@ def test_another_groups_object_is_not_found(victim, intruder, name, method):
     url = reverse(f"ledger:{name}", kwargs=kwargs)
     response = getattr(intruder, method)(url, BODIES.get(method), format="json")
     assert response.status_code == 404, response.content
+
+
+@pytest.mark.parametrize("name", sorted(SCOPED))
+def test_options_says_the_same_for_another_groups_object_and_for_none(victim, intruder, name):
+    """OPTIONS describes the endpoint, not the object: it cannot tell an existing id from a missing one."""
+    kwargs = {arg: victim[what].pk for arg, what in SCOPED[name].items()}
+    missing = {arg: 10**9 for arg in kwargs}
+    theirs = intruder.options(reverse(f"ledger:{name}", kwargs=kwargs))
+    nobodys = intruder.options(reverse(f"ledger:{name}", kwargs=missing))
+    assert (theirs.status_code, theirs.content) == (nobodys.status_code, nobodys.content)
 
 
 def test_the_victims_data_is_untouched_after_every_attempt(victim, intruder, owner):
