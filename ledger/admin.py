@@ -66,7 +66,15 @@ class SessionSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
 class SessionAdmin(admin.ModelAdmin):
     list_display = ("name", "group", "status", "created", "closed")
     list_filter = ("status", "group")
-    readonly_fields = ("rules", "coins_enabled", "room_coefficient", "starting_balances", "status", "closed")
+    readonly_fields = (
+        "group",
+        "rules",
+        "coins_enabled",
+        "room_coefficient",
+        "starting_balances",
+        "status",
+        "closed",
+    )
     inlines = (SessionSeatInline,)
 
 
