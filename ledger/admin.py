@@ -77,6 +77,9 @@ class SessionAdmin(admin.ModelAdmin):
     )
     inlines = (SessionSeatInline,)
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a session starts through the API (session_start checks its players and rules)
+
 
 class RoundVersionInline(ReadOnlyAdminMixin, admin.StackedInline):
     model = RoundVersion
