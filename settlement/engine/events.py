@@ -36,6 +36,9 @@ class Status(enum.StrEnum):
     READY = "ready"
 
 
+# Values to members by a dict lookup: calling the enum (KongKind("direct")) costs about 1 µs.
+KONG_KINDS: Mapping[str, KongKind] = {kind.value: kind for kind in KongKind}
+STATUSES: Mapping[str, Status] = {status.value: status for status in Status}
 MELD_SIZES: Mapping[str, int] = {"pung": 3, "kong_direct": 4, "kong_added": 4, "kong_concealed": 4}
 
 
@@ -112,6 +115,11 @@ def fail(path: str, message: str, message_zh: str, index: int | None = None) -> 
 # ---------------------------------------------------------------------------------------------- fields
 
 
+def at(path: str, key: str | None) -> str:
+    """The field ``key`` of ``path``: the leaf checks below join them only for an error message."""
+    return path if key is None else f"{path}.{key}"
+
+
 def require(data: Mapping[str, Any], key: str, path: str, index: int | None) -> Any:
     if key not in data:
         raise fail(f"{path}.{key}", f"The field '{key}' is required.", f"缺少必填字段“{key}”。", index)
@@ -124,9 +132,10 @@ def as_object(value: Any, path: str, index: int | None) -> Mapping[str, Any]:
     raise fail(path, f"{path} must be an object.", f"{path} 必须是一个对象。", index)
 
 
-def as_list(value: Any, path: str, index: int | None) -> Sequence[Any]:
+def as_list(value: Any, path: str, index: int | None, key: str | None = None) -> Sequence[Any]:
     if isinstance(value, list | tuple):
         return value
+    path = at(path, key)
     raise fail(path, f"{path} must be a list.", f"{path} 必须是一个列表。", index)
 
 
@@ -134,9 +143,10 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def seat(value: Any, path: str, index: int | None) -> int:
+def seat(value: Any, path: str, index: int | None, key: str | None = None) -> int:
     if is_int(value) and value in SEATS:
         return int(value)
+    path = at(path, key)
     raise fail(
         path,
         f"{path} must be a seat number 0 to 3; got {value!r}.",
@@ -147,7 +157,7 @@ def seat(value: Any, path: str, index: int | None) -> int:
 
 def optional_seat(data: Mapping[str, Any], key: str, path: str, index: int) -> int | None:
     value = data.get(key)
-    return None if value is None else seat(value, f"{path}.{key}", index)
+    return None if value is None else seat(value, path, index, key)
 
 
 def flag(data: Mapping[str, Any], key: str, path: str, index: int) -> bool:
@@ -162,20 +172,21 @@ def flag(data: Mapping[str, Any], key: str, path: str, index: int) -> bool:
     )
 
 
-def fan_value(value: Any, path: str, index: int) -> int:
+def fan_value(value: Any, path: str, index: int, key: str | None = None) -> int:
     if is_int(value) and 1 <= value <= MAX_FAN:
         return int(value)
     raise fail(
-        path,
+        at(path, key),
         f"The fan must be a whole number from 1 to {MAX_FAN} (平胡 is 1); got {value!r}.",
         f"番数必须是 1 到 {MAX_FAN} 的整数（平胡为 1 番），收到 {value!r}。",
         index,
     )
 
 
-def one_tile(value: Any, path: str, index: int) -> int:
+def one_tile(value: Any, path: str, index: int, key: str | None = None) -> int:
     if isinstance(value, str) and value in TILE_INDEX:  # the usual "5p": no parsing needed
         return TILE_INDEX[value]
+    path = at(path, key)
     try:
         tiles = parse_tiles(value, field=path)
     except EngineError as error:
@@ -206,7 +217,7 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
     except EngineError as error:
         raise error.within(path, event=index) from None
     raw_melds = data.get("melds")
-    melds = () if raw_melds is None else tuple(as_list(raw_melds, f"{path}.melds", index))
+    melds = () if raw_melds is None else tuple(as_list(raw_melds, path, index, "melds"))
     for position, meld in enumerate(melds):
         held += [_meld_tile(meld, f"{path}.melds[{position}]", index)] * MELD_SIZES[meld["kind"]]
     win_tile = data.get("win_tile")
@@ -224,7 +235,7 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
             "流局时的手牌没有胡的那张牌，请去掉 win_tile。",
             index,
         )
-    win_index = None if win_tile is None else one_tile(win_tile, f"{path}.win_tile", index)
+    win_index = None if win_tile is None else one_tile(win_tile, path, index, "win_tile")
     return HandSpec(concealed, melds, win_tile, tuple(held), win_index)
 
 
@@ -240,12 +251,12 @@ def _meld_tile(meld: Any, path: str, index: int) -> int:
             f"副露的种类只能是 {kinds} 之一，收到 {kind!r}。",
             index,
         )
-    return one_tile(require(data, "tile", path, index), f"{path}.tile", index)
+    return one_tile(require(data, "tile", path, index), path, index, "tile")
 
 
 def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
     data = as_object(value, path, index)
-    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    player = seat(require(data, "player", path, index), path, index, "player")
     has_hand, has_fan = data.get("hand") is not None, data.get("fan") is not None
     if has_hand == has_fan:
         raise fail(
@@ -255,7 +266,7 @@ def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
             index,
         )
     hand = parse_hand(data["hand"], f"{path}.hand", index, winning=True) if has_hand else None
-    fan = fan_value(data["fan"], f"{path}.fan", index) if has_fan else None
+    fan = fan_value(data["fan"], path, index, "fan") if has_fan else None
     tian_hu, di_hu = flag(data, "tian_hu", path, index), flag(data, "di_hu", path, index)
     if tian_hu and di_hu:
         raise fail(path, "A win is 天胡 or 地胡, not both.", "一次胡牌不能既是天胡又是地胡。", index)
@@ -264,7 +275,7 @@ def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
 
 def parse_report(value: Any, path: str, index: int) -> PlayerReport:
     data = as_object(value, path, index)
-    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    player = seat(require(data, "player", path, index), path, index, "player")
     if data.get("hand") is not None:
         if data.get("status") is not None:
             raise fail(path, "Give a player's hand or his status, not both.", "手牌和状态只能给一个。", index)
@@ -272,18 +283,17 @@ def parse_report(value: Any, path: str, index: int) -> PlayerReport:
             player, parse_hand(data["hand"], f"{path}.hand", index, winning=False), None, None
         )
     raw_status = require(data, "status", path, index)
-    try:
-        status = Status(raw_status)
-    except ValueError:
+    status = STATUSES.get(raw_status) if isinstance(raw_status, str) else None
+    if status is None:
         raise fail(
             f"{path}.status",
             f"status must be huazhu, not_ready or ready; got {raw_status!r}.",
             f"status 只能是 huazhu（花猪）、not_ready（没叫）或 ready（有叫），收到 {raw_status!r}。",
             index,
-        ) from None
+        )
     if status is Status.READY:
         return PlayerReport(
-            player, None, status, fan_value(require(data, "fan", path, index), f"{path}.fan", index)
+            player, None, status, fan_value(require(data, "fan", path, index), path, index, "fan")
         )
     if data.get("fan") is not None:
         raise fail(f"{path}.fan", "Only a ready player has a best fan.", "只有有叫的玩家才有番数。", index)
@@ -312,18 +322,17 @@ def parse_reports(value: Any, path: str, index: int) -> tuple[PlayerReport, ...]
 
 
 def parse_kong(data: Mapping[str, Any], path: str, index: int) -> KongEvent:
-    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    player = seat(require(data, "player", path, index), path, index, "player")
     raw_kind = require(data, "kind", path, index)
-    try:
-        kind = KongKind(raw_kind)
-    except ValueError:
+    kind = KONG_KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
+    if kind is None:
         raise fail(
             f"{path}.kind",
             f"A kong's kind must be direct, added or concealed; got {raw_kind!r}.",
             f"杠的种类只能是 direct（直杠）、added（弯杠）或 concealed（暗杠），收到 {raw_kind!r}。",
             index,
-        ) from None
-    tile = None if data.get("tile") is None else one_tile(data["tile"], f"{path}.tile", index)
+        )
+    tile = None if data.get("tile") is None else one_tile(data["tile"], path, index, "tile")
     feeder = optional_seat(data, "from", path, index)
     if kind is KongKind.DIRECT and feeder is None:
         raise fail(
@@ -348,7 +357,7 @@ def parse_win(data: Mapping[str, Any], path: str, index: int) -> WinEvent:
     discarder = optional_seat(data, "from", path, index)
     robbing = flag(data, "robbing_kong", path, index)
     after_kong = flag(data, "after_kong", path, index)
-    raw_winners = as_list(require(data, "winners", path, index), f"{path}.winners", index)
+    raw_winners = as_list(require(data, "winners", path, index), path, index, "winners")
     winners = tuple(
         parse_winner(item, f"{path}.winners[{position}]", index) for position, item in enumerate(raw_winners)
     )
@@ -422,7 +431,7 @@ def parse_draw(data: Mapping[str, Any], path: str, index: int) -> DrawEvent:
 
 
 def parse_escape(data: Mapping[str, Any], path: str, index: int) -> EscapeEvent:
-    player = seat(require(data, "player", path, index), f"{path}.player", index)
+    player = seat(require(data, "player", path, index), path, index, "player")
     tiles_left = data.get("tiles_left")
     if tiles_left is not None and not (is_int(tiles_left) and 0 <= tiles_left <= 108):
         raise fail(

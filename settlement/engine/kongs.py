@@ -36,15 +36,14 @@ KONG_SHARES: Mapping[KongKind, Callable[[Rules, int, int | None], int]] = {
 
 def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
     """Every active player other than the maker pays his share of b into the maker's kong income."""
-    path = f"events[{event.index}]"
     check_open(state, event.index, "kong")
-    check_can_act(state, event.player, f"{path}.player", event.index)
+    check_can_act(state, event.player, event.index, "player")
     if event.feeder is not None:
-        check_can_act(state, event.feeder, f"{path}.from", event.index)
+        check_can_act(state, event.feeder, event.index, "from")
     void = table.void_suits[event.player]
     if event.tile is not None and void is not None and "mps"[event.tile // 9] == void:
         raise fail(
-            f"{path}.tile",
+            f"events[{event.index}].tile",
             f"Player {event.player} declared {void} void (定缺): he cannot kong it.",
             f"玩家 {event.player} 定缺 {void}，不能杠这门牌。",
             event.index,
@@ -55,20 +54,22 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
     detail = {"kong": event.index, "kind": event.kind.value, "tile": tile, "feeder": feeder}
     payments: list[KongPayment] = []
     transfers: list[Transfer] = []
+    total = 0
     for payer in state.active:
         points = 0 if payer == maker else rules.base_points * share(rules, payer, feeder)
         if points > 0:
             payments.append(KongPayment(event.index, maker, payer, points))
             transfers.append(Transfer(event.index, payer, maker, points, reason, detail))
+            total += points
     made = KongMade(event.index, maker, event.kind is KongKind.DIRECT, feeder)
     new_state = state.after_kong(tuple(payments), made)
     summary: dict[str, Any] = {
         "player": event.player,
-        "kind": event.kind.value,
+        "kind": detail["kind"],
         "tile": tile,
         "from": feeder,
         "scores": [],
-        "points": sum(payment.points for payment in payments),
+        "points": total,
     }
     return Step(tuple(transfers), new_state, summary)
 

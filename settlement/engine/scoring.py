@@ -7,8 +7,8 @@ the player's word. Either way the rest of the settlement sees one ``WinScore`` o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from calculator.engine import find_waits, score_hand
 from calculator.engine.errors import EngineError
@@ -17,8 +17,7 @@ from calculator.engine.rules import Rules, multiplier_of
 from .events import PlayerReport, Status, WinnerSpec, fail
 
 
-@dataclass(frozen=True, slots=True)
-class WinScore:
+class WinScore(NamedTuple):
     """One winner's fan and what one payer owes for it (before 自摸加底), with how the fan was reached."""
 
     player: int
@@ -61,10 +60,11 @@ def score_winner(
     last_tile: bool,
     void_suit: str | None,
     rules: Rules,
-    path: str,
     index: int,
+    position: int,
 ) -> WinScore:
-    """The winner's fan: scored from his tiles, or as entered. A hand that does not win is an error."""
+    """The winner's fan: scored from his tiles, or as entered. A hand that does not win is an error about
+    ``events[index].winners[position].hand``."""
     if winner.hand is None:
         assert winner.fan is not None  # the parser guarantees one of the two
         return _entered(winner.player, winner.fan, rules)
@@ -82,10 +82,10 @@ def score_winner(
             rules=rules,
         )
     except EngineError as error:
-        raise error.within(f"{path}.hand", event=index) from None
+        raise error.within(f"events[{index}].winners[{position}].hand", event=index) from None
     if not result.win:
         raise fail(
-            f"{path}.hand",
+            f"events[{index}].winners[{position}].hand",
             f"Player {winner.player}'s hand does not win: {result.reason}",
             f"玩家 {winner.player} 的手牌不能胡：{result.reason_zh}",
             index,
@@ -98,8 +98,7 @@ def _entered(player: int, fan: int, rules: Rules) -> WinScore:
     return _win_score(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan", {})
 
 
-@dataclass(frozen=True, slots=True)
-class Readiness:
+class Readiness(NamedTuple):
     """A player's position at a 流局: 花猪, not ready, or ready with his best possible fan (RULES.md 3.4)."""
 
     player: int
@@ -107,7 +106,7 @@ class Readiness:
     fan: int | None
     points: int  # what a not-ready player pays him at 查大叫: amount(best fan), 0 when not ready
     source: str
-    waits: Mapping[str, Any] = field(default_factory=dict)
+    waits: Mapping[str, Any] = MappingProxyType({})
 
     @property
     def ready(self) -> bool:

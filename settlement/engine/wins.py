@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from calculator.engine.rules import (
     DianGangHua,
@@ -59,8 +58,7 @@ WITH_BONUS = frozenset({Situation.ROBBED_BAO, Situation.SELF_DRAW, Situation.DIA
 ONE_SHARE = frozenset({Situation.DISCARD, Situation.ROBBED, Situation.DIAN_GANG_HUA_DIANPAO})
 
 
-@dataclass(frozen=True, slots=True)
-class Shares:
+class Shares(NamedTuple):
     """Whose shares a winner is paid and who pays them: ``payer`` None means each covered player himself."""
 
     covered: tuple[int, ...]
@@ -70,24 +68,21 @@ class Shares:
 
 def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
     """Check the win is possible now, score its claimants, pay the winners, hand over 杠上炮 kong money."""
-    index, path, rules = event.index, f"events[{event.index}]", table.rules
+    index, rules = event.index, table.rules
     check_open(state, index, "win")
     if event.discarder is not None:
-        check_can_act(state, event.discarder, f"{path}.from", index)
+        check_can_act(state, event.discarder, index, "from")
     for position, winner in enumerate(event.winners):
-        check_can_act(state, winner.player, f"{path}.winners[{position}].player", index)
-        _check_tian_di_hu(
-            state, winner, table, f"{path}.winners[{position}]", index, self_draw=event.discarder is None
-        )
-    kong = _kong_just_before(state, event, path)
+        check_can_act(state, winner.player, index, f"winners[{position}].player")
+        if winner.tian_hu or winner.di_hu:
+            _check_tian_di_hu(state, winner, table, position, index, self_draw=event.discarder is None)
+    kong = _kong_just_before(state, event)
     situation = _situation(event, kong, table)
     scoring_rules = (
         rules.with_options(zimo_bonus=ZimoBonus.NONE)
         if situation is Situation.DIAN_GANG_HUA_DIANPAO
         else rules
     )
-    positions = {winner.player: position for position, winner in enumerate(event.winners)}
-    claimants = _in_play_order(event.winners, event.discarder)
     scores = tuple(
         score_winner(
             winner,
@@ -96,10 +91,10 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
             last_tile=event.last_tile,
             void_suit=table.void_suits[winner.player],
             rules=scoring_rules,
-            path=f"{path}.winners[{positions[winner.player]}]",
             index=index,
+            position=position,
         )
-        for winner in claimants
+        for position, winner in _in_play_order(event.winners, event.discarder)
     )
     winning = scores if rules.multi_win is MultiWin.ALL else scores[:1]
     paid = tuple(
@@ -132,14 +127,17 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
     return Step(paid + handed, new_state, summary)
 
 
-def _in_play_order(winners: tuple[WinnerSpec, ...], discarder: int | None) -> tuple[WinnerSpec, ...]:
-    """Winners of one discard in play order after the discarder."""
+def _in_play_order(
+    winners: tuple[WinnerSpec, ...], discarder: int | None
+) -> tuple[tuple[int, WinnerSpec], ...]:
+    """Winners of one discard in play order after the discarder, each with his position in the event."""
+    numbered = tuple(enumerate(winners))
     if discarder is None:
-        return winners
-    return tuple(sorted(winners, key=lambda winner: (winner.player - discarder) % 4))
+        return numbered
+    return tuple(sorted(numbered, key=lambda item: (item[1].player - discarder) % 4))
 
 
-def _kong_just_before(state: RoundState, event: WinEvent, path: str) -> KongMade | None:
+def _kong_just_before(state: RoundState, event: WinEvent) -> KongMade | None:
     """The kong an ``after_kong`` win follows: the discarder's (杠上炮) or the self-drawer's (杠上花)."""
     if not event.after_kong:
         return None
@@ -147,7 +145,7 @@ def _kong_just_before(state: RoundState, event: WinEvent, path: str) -> KongMade
     kong = state.previous_kong
     if kong is None or kong.maker != maker:
         raise fail(
-            f"{path}.after_kong",
+            f"events[{event.index}].after_kong",
             f"after_kong needs a kong by player {maker} as the event just before this win.",
             f"杠上花/杠上炮要求上一个事件是玩家 {maker} 的杠。",
             event.index,
@@ -156,19 +154,19 @@ def _kong_just_before(state: RoundState, event: WinEvent, path: str) -> KongMade
 
 
 def _check_tian_di_hu(
-    state: RoundState, winner: WinnerSpec, table: Table, path: str, index: int, *, self_draw: bool
+    state: RoundState, winner: WinnerSpec, table: Table, position: int, index: int, *, self_draw: bool
 ) -> None:
     """What the events can show of 天胡 / 地胡: who, and that no kong (or, for 天胡, anything) came before."""
     if winner.tian_hu and (winner.player != table.dealer or not self_draw or index != 0):
         raise fail(
-            f"{path}.tian_hu",
+            f"events[{index}].winners[{position}].tian_hu",
             "天胡 is the dealer's self-drawn win on his first 14 tiles, as the round's first event.",
             "天胡只能是庄家起手自摸，且是本局第一个事件。",
             index,
         )
     if winner.di_hu and (winner.player == table.dealer or state.any_kong):
         raise fail(
-            f"{path}.di_hu",
+            f"events[{index}].winners[{position}].di_hu",
             "地胡 is a non-dealer's win in the first go-around, before any kong.",
             "地胡只能是闲家在第一轮、任何人杠牌之前胡牌。",
             index,
