@@ -1,5 +1,6 @@
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -40,3 +41,13 @@ def phone_page(page):
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
     assert errors == [], f"the browser reported errors: {errors}"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Django deletes the SQLite test database but not its WAL side files; leave no trace in the tree."""
+    from django.conf import settings
+
+    test_name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    if test_name and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        for suffix in ("-wal", "-shm"):
+            Path(f"{test_name}{suffix}").unlink(missing_ok=True)
