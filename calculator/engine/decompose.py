@@ -42,8 +42,9 @@ def best_set_names(packed: int, wanted: int, melds: tuple[SetName, ...], melds_f
     pair_s, sets_s = _suit_names(keys[2], bits[2], 2)
     if not melds:
         return (*pair_m, *pair_p, *pair_s, *sets_m, *sets_p, *sets_s)
-    named = sorted([*melds, *((0, n) for n in sets_m), *((1, n) for n in sets_p), *((2, n) for n in sets_s)])
-    return (*pair_m, *pair_p, *pair_s, *(name for _, name in named))
+    # list comprehensions, not generators: they run inline (PEP 709), a generator needs its own frame
+    named = sorted([*melds, *[(0, n) for n in sets_m], *[(1, n) for n in sets_p], *[(2, n) for n in sets_s]])
+    return (*pair_m, *pair_p, *pair_s, *[name for _, name in named])
 
 
 @cache  # at most 16 ** 3 x 4 x 4 entries

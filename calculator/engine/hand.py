@@ -70,7 +70,9 @@ class Held:
 def read_melds(melds: object) -> tuple[Meld, ...]:
     if melds == () or melds == []:
         return ()
-    if not isinstance(melds, Sequence) or isinstance(melds, str | bytes | bytearray):
+    if not isinstance(melds, list | tuple) and (  # the usual list first: the ABC check is slow
+        not isinstance(melds, Sequence) or isinstance(melds, str | bytes | bytearray)
+    ):
         raise EngineError(
             "melds",
             'melds must be a list of objects such as {"kind": "pung", "tile": "5p"}.',
@@ -87,7 +89,7 @@ def read_melds(melds: object) -> tuple[Meld, ...]:
 
 def _read_meld(meld: object, position: int) -> Meld:
     field = f"melds[{position}]"
-    if not isinstance(meld, Mapping):
+    if not isinstance(meld, dict | Mapping):  # dict first: the ABC check is slow
         raise EngineError(
             field,
             'A meld must be an object such as {"kind": "pung", "tile": "5p"}.',
@@ -210,7 +212,9 @@ def read_void_suit(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, str):
-        suit = _SUIT_WORDS.get(value.strip().lower())
+        suit = _SUIT_WORDS.get(value)  # as written, the usual case; else tidied
+        if suit is None:
+            suit = _SUIT_WORDS.get(value.strip().lower())
         if suit is not None:
             return suit
     raise EngineError(
