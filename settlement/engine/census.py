@@ -45,13 +45,15 @@ def check_tile_census(events: Sequence[Event]) -> None:
 
 
 class _Census:
-    """Per seat and kind: tiles in his kongs, the most in any one of his hands; and the running totals."""
+    """Per seat and kind: tiles in his kongs, the most in any one of his hands, and what he adds to the
+    running totals, the larger of the two (kept as it goes: every hand of every round is counted here)."""
 
-    __slots__ = ("hands", "kongs", "totals")
+    __slots__ = ("counted", "hands", "kongs", "totals")
 
     def __init__(self) -> None:
         self.kongs = [[0] * KINDS for _ in SEATS]
         self.hands = [[0] * KINDS for _ in SEATS]
+        self.counted = [[0] * KINDS for _ in SEATS]
         self.totals = [0] * KINDS
 
     def record(self, event: Event) -> set[int]:
@@ -89,20 +91,24 @@ class _Census:
         return touched
 
     def _hold(self, seat: int, tiles: Iterable[int]) -> set[int]:
-        counts: dict[int, int] = {}
-        for kind in tiles:
-            counts[kind] = counts.get(kind, 0) + 1
-        hands, kongs, totals = self.hands[seat], self.kongs[seat], self.totals
-        for kind, count in counts.items():
+        held = bytes(tiles)  # kinds are 0..26: bytes.count counts one kind in C
+        kinds = set(held)
+        hands, counted, totals = self.hands[seat], self.counted[seat], self.totals
+        for kind in kinds:
+            count = held.count(kind)
             if count > hands[kind]:
-                totals[kind] += max(count, kongs[kind]) - max(hands[kind], kongs[kind])
                 hands[kind] = count
-        return set(counts)
+                if count > counted[kind]:
+                    totals[kind] += count - counted[kind]
+                    counted[kind] = count
+        return kinds
 
     def _add_kong(self, seat: int, kind: int) -> None:
-        hands, kongs = self.hands[seat], self.kongs[seat]
-        self.totals[kind] += max(kongs[kind] + COPIES, hands[kind]) - max(kongs[kind], hands[kind])
+        kongs, counted = self.kongs[seat], self.counted[seat]
         kongs[kind] += COPIES
+        now = max(kongs[kind], self.hands[seat][kind])
+        self.totals[kind] += now - counted[kind]
+        counted[kind] = now
 
 
 def _tiles(index: int | None) -> tuple[int, ...]:

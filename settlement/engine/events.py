@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from calculator.engine.errors import EngineError
 from calculator.engine.rules import MAX_FAN
@@ -42,9 +42,12 @@ STATUSES: Mapping[str, Status] = {status.value: status for status in Status}
 MELD_SIZES: Mapping[str, int] = {"pung": 3, "kong_direct": 4, "kong_added": 4, "kong_concealed": 4}
 
 
-@dataclass(frozen=True, slots=True)
-class HandSpec:
-    """A hand given as tiles: the raw values go to the calculator, the parsed ones to the tile census."""
+class HandSpec(NamedTuple):
+    """A hand given as tiles: the raw values go to the calculator, the parsed ones to the tile census.
+
+    The parts of an event are NamedTuples, built in C, like the engine's other internal records (see
+    ``state.Step``); the events themselves stay frozen dataclasses, their ``index`` being a tuple method.
+    """
 
     concealed: Any
     melds: tuple[Mapping[str, Any], ...]
@@ -53,8 +56,7 @@ class HandSpec:
     win_index: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class WinnerSpec:
+class WinnerSpec(NamedTuple):
     player: int
     hand: HandSpec | None
     fan: int | None  # the final fan entered by hand, when no hand is given
@@ -62,8 +64,7 @@ class WinnerSpec:
     di_hu: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerReport:
+class PlayerReport(NamedTuple):
     """One player's readiness at a draw: his hand, or a status (with the best fan when ready)."""
 
     player: int
@@ -219,7 +220,7 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
     raw_melds = data.get("melds")
     melds = () if raw_melds is None else tuple(as_list(raw_melds, path, index, "melds"))
     for position, meld in enumerate(melds):
-        held += [_meld_tile(meld, f"{path}.melds[{position}]", index)] * MELD_SIZES[meld["kind"]]
+        held += [_meld_tile(meld, path, position, index)] * MELD_SIZES[meld["kind"]]
     win_tile = data.get("win_tile")
     if winning and win_tile is None:
         raise fail(
@@ -239,8 +240,13 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
     return HandSpec(concealed, melds, win_tile, tuple(held), win_index)
 
 
-def _meld_tile(meld: Any, path: str, index: int) -> int:
+def _meld_tile(meld: Any, path: str, position: int, index: int) -> int:
     """The tile of one meld, after checking its shape: ``{"kind": "pung", "tile": "5p"}``."""
+    if isinstance(meld, dict):  # the usual well-formed meld first, without building its path
+        kind, tile = meld.get("kind"), meld.get("tile")
+        if isinstance(kind, str) and kind in MELD_SIZES and isinstance(tile, str) and tile in TILE_INDEX:
+            return TILE_INDEX[tile]
+    path = f"{path}.melds[{position}]"
     data = as_object(meld, path, index)
     kind = require(data, "kind", path, index)
     if not isinstance(kind, str) or kind not in MELD_SIZES:

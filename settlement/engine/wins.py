@@ -216,9 +216,8 @@ def _pay(score: WinScore, shares: Shares, situation: Situation, index: int) -> t
     for covered in shares.covered:
         payer = covered if shares.payer is None else shares.payer
         on_behalf = {"on_behalf_of": covered} if payer != covered else {}
-        transfers.append(
-            Transfer(index, payer, score.player, score.points, Reason.WIN, {**detail, **on_behalf})
-        )
+        win_detail = {**detail, **on_behalf} if on_behalf else detail  # shared, as a kong's payers share
+        transfers.append(Transfer(index, payer, score.player, score.points, Reason.WIN, win_detail))
         if shares.bonus:
             transfers.append(
                 Transfer(
