@@ -84,11 +84,10 @@ class KongPayment:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class KongMade:
+class KongMade(NamedTuple):
     """The kong event just before the current one: what ``after_kong`` refers to."""
 
-    index: int
+    kong: int  # the index of the kong event
     maker: int
     direct: bool
     feeder: int | None
@@ -261,9 +260,10 @@ def _active_seats(winners: tuple[int, ...], escaped: tuple[int, ...]) -> tuple[i
 class Step(NamedTuple):
     """What one event did: its transfers, the state after it, and its entry in the result's ``events``.
 
-    This and the other records that never leave the engine (``FirstWin``, ``Table``, ``Shares``,
-    ``WinScore``, ``Readiness``) are NamedTuples: as immutable as a frozen dataclass but built in C, while a
-    frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (about 0.1 µs a field).
+    This and the other records that never leave the engine (``KongMade``, ``FirstWin``, ``Table``,
+    ``Shares``, ``WinScore``, ``Readiness``) are NamedTuples: as immutable as a frozen dataclass but built
+    in C, while a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (about
+    0.1 µs a field).
     """
 
     transfers: tuple[Transfer, ...]

@@ -120,7 +120,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
         "robbing_kong": event.robbing,
         "after_kong": event.after_kong,
         "last_tile": event.last_tile,
-        "kong": None if kong is None else kong.index,
+        "kong": None if kong is None else kong.kong,
         "scores": [{**score.explained, "won": score.player in won} for score in scores],
         "kong_transfer": sum(transfer.points for transfer in handed),
     }
@@ -239,7 +239,7 @@ def _hand_over_kong_income(
     rules = table.rules
     if kong is None or event.discarder is None or rules.gang_shang_pao_transfer is GangShangPaoTransfer.NONE:
         return (), state
-    only = kong.index if rules.gang_shang_pao_transfer is GangShangPaoTransfer.LAST_KONG else None
+    only = kong.kong if rules.gang_shang_pao_transfer is GangShangPaoTransfer.LAST_KONG else None
     income = state.kong_income(event.discarder, only)
     total = sum(payment.points for payment in income)
     detail = {
