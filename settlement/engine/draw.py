@@ -21,16 +21,16 @@ Recipients = Callable[[RoundState, Mapping[int, Readiness]], tuple[int, ...]]
 def _non_huazhu(state: RoundState, checks: Mapping[int, Readiness]) -> tuple[int, ...]:
     """Every non-pig who has not escaped, winners included."""
     return tuple(
-        seat for seat in SEATS if seat not in state.escaped and not (seat in checks and checks[seat].huazhu)
+        [seat for seat in SEATS if seat not in state.escaped and not (seat in checks and checks[seat].huazhu)]
     )
 
 
 def _active_non_huazhu(state: RoundState, checks: Mapping[int, Readiness]) -> tuple[int, ...]:
-    return tuple(seat for seat in state.active if not checks[seat].huazhu)
+    return tuple([seat for seat in state.active if not checks[seat].huazhu])
 
 
 def _active_ready(state: RoundState, checks: Mapping[int, Readiness]) -> tuple[int, ...]:
-    return tuple(seat for seat in state.active if checks[seat].ready)
+    return tuple([seat for seat in state.active if checks[seat].ready])
 
 
 HUAZHU_RECIPIENTS: Mapping[HuazhuRecipients, Recipients] = {
@@ -104,11 +104,13 @@ def _huazhu(
     points = rules.penalty(rules.huazhu_points)
     recipients = HUAZHU_RECIPIENTS[rules.huazhu_recipients](state, checks)
     return tuple(
-        Transfer(index, pig, recipient, points, Reason.HUAZHU, {"points": points})
-        for pig in state.active
-        if checks[pig].huazhu
-        for recipient in recipients
-        if points > 0
+        [
+            Transfer(index, pig, recipient, points, Reason.HUAZHU, {"points": points})
+            for pig in state.active
+            if checks[pig].huazhu
+            for recipient in recipients
+            if points > 0
+        ]
     )
 
 
@@ -123,16 +125,18 @@ def _chajiao(
     ]
     ready = [seat for seat in state.active if checks[seat].ready]
     return tuple(
-        Transfer(
-            index,
-            payer,
-            winner,
-            checks[winner].points,
-            Reason.CHAJIAO,
-            {"fan": checks[winner].fan, "points": checks[winner].points},
-        )
-        for payer in payers
-        for winner in ready
+        [
+            Transfer(
+                index,
+                payer,
+                winner,
+                checks[winner].points,
+                Reason.CHAJIAO,
+                {"fan": checks[winner].fan, "points": checks[winner].points},
+            )
+            for payer in payers
+            for winner in ready
+        ]
     )
 
 

@@ -308,8 +308,10 @@ def parse_report(value: Any, path: str, index: int) -> PlayerReport:
 
 def parse_reports(value: Any, path: str, index: int) -> tuple[PlayerReport, ...]:
     reports = tuple(
-        parse_report(item, f"{path}[{position}]", index)
-        for position, item in enumerate(as_list(value, path, index))
+        [
+            parse_report(item, f"{path}[{position}]", index)
+            for position, item in enumerate(as_list(value, path, index))
+        ]
     )
     seen: set[int] = set()
     for position, report in enumerate(reports):
@@ -365,7 +367,10 @@ def parse_win(data: Mapping[str, Any], path: str, index: int) -> WinEvent:
     after_kong = flag(data, "after_kong", path, index)
     raw_winners = as_list(require(data, "winners", path, index), path, index, "winners")
     winners = tuple(
-        parse_winner(item, f"{path}.winners[{position}]", index) for position, item in enumerate(raw_winners)
+        [
+            parse_winner(item, f"{path}.winners[{position}]", index)
+            for position, item in enumerate(raw_winners)
+        ]
     )
     if not winners:
         raise fail(f"{path}.winners", "A win needs at least one winner.", "胡牌至少要有一位赢家。", index)
@@ -483,7 +488,7 @@ def parse_event(value: Any, index: int) -> Event:
 
 
 def parse_events(value: Any) -> tuple[Event, ...]:
-    return tuple(parse_event(item, index) for index, item in enumerate(as_list(value, "events", None)))
+    return tuple([parse_event(item, index) for index, item in enumerate(as_list(value, "events", None))])
 
 
 def parse_dealer(value: Any) -> int:

@@ -84,13 +84,17 @@ def refund_kong_income(
     """退税: ``maker`` returns every kong payment he still holds to its payer (RULES.md 5.3), but never to a
     payer who escaped, and to one who has won only under ``refund_to_won_payers``."""
     refunded = tuple(
-        payment
-        for payment in state.kong_income(maker)
-        if payment.payer not in state.escaped
-        and (rules.refund_to_won_payers or payment.payer not in state.winners)
+        [
+            payment
+            for payment in state.kong_income(maker)
+            if payment.payer not in state.escaped
+            and (rules.refund_to_won_payers or payment.payer not in state.winners)
+        ]
     )
     transfers = tuple(
-        Transfer(index, maker, payment.payer, payment.points, Reason.KONG_REFUND, {"kong": payment.kong})
-        for payment in refunded
+        [
+            Transfer(index, maker, payment.payer, payment.points, Reason.KONG_REFUND, {"kong": payment.kong})
+            for payment in refunded
+        ]
     )
     return transfers, state.with_payments_marked(refunded, PaymentState.REFUNDED)

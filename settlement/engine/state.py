@@ -2,6 +2,9 @@
 
 Every event handler takes a ``RoundState`` and returns the transfers it causes plus a new ``RoundState``;
 nothing here is ever mutated, so a page can settle the same events again and get the same answer.
+
+Throughout the engine a tuple is built as ``tuple([... for ...])``, not from a generator expression: a list
+comprehension runs inline (PEP 709), a generator needs its own frame, about 0.3 µs more each time.
 """
 
 from __future__ import annotations
@@ -134,11 +137,13 @@ class RoundState:
     def kong_income(self, maker: int, kong: int | None = None) -> tuple[KongPayment, ...]:
         """The kong payments ``maker`` still holds, of one kong or of all his kongs."""
         return tuple(
-            payment
-            for payment in self.kong_payments
-            if payment.maker == maker
-            and payment.state is PaymentState.PAID
-            and (kong is None or payment.kong == kong)
+            [
+                payment
+                for payment in self.kong_payments
+                if payment.maker == maker
+                and payment.state is PaymentState.PAID
+                and (kong is None or payment.kong == kong)
+            ]
         )
 
     def with_payments_marked(self, marked: tuple[KongPayment, ...], state: PaymentState) -> RoundState:
@@ -148,10 +153,12 @@ class RoundState:
         chosen = {id(payment) for payment in marked}  # records taken from this state: identity suffices
         return self.but_payments(
             tuple(
-                KongPayment(payment.kong, payment.maker, payment.payer, payment.points, state)
-                if id(payment) in chosen
-                else payment
-                for payment in self.kong_payments
+                [
+                    KongPayment(payment.kong, payment.maker, payment.payer, payment.points, state)
+                    if id(payment) in chosen
+                    else payment
+                    for payment in self.kong_payments
+                ]
             )
         )
 
@@ -254,7 +261,7 @@ class RoundState:
 @cache
 def _active_seats(winners: tuple[int, ...], escaped: tuple[int, ...]) -> tuple[int, ...]:
     """The seats still in play: asked for many times per event, and the same few answers every round."""
-    return tuple(seat for seat in SEATS if seat not in winners and seat not in escaped)
+    return tuple([seat for seat in SEATS if seat not in winners and seat not in escaped])
 
 
 class Step(NamedTuple):

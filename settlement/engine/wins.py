@@ -84,27 +84,31 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
         else rules
     )
     scores = tuple(
-        score_winner(
-            winner,
-            win_by=WIN_BY[situation],
-            after_kong=event.after_kong,
-            last_tile=event.last_tile,
-            void_suit=table.void_suits[winner.player],
-            rules=scoring_rules,
-            index=index,
-            position=position,
-        )
-        for position, winner in _in_play_order(event.winners, event.discarder)
+        [
+            score_winner(
+                winner,
+                win_by=WIN_BY[situation],
+                after_kong=event.after_kong,
+                last_tile=event.last_tile,
+                void_suit=table.void_suits[winner.player],
+                rules=scoring_rules,
+                index=index,
+                position=position,
+            )
+            for position, winner in _in_play_order(event.winners, event.discarder)
+        ]
     )
     winning = scores if rules.multi_win is MultiWin.ALL else scores[:1]
     paid = tuple(
-        transfer
-        for score in winning
-        for transfer in _pay(
-            score, _shares(situation, state, event, score.player, kong, table), situation, index
-        )
+        [
+            transfer
+            for score in winning
+            for transfer in _pay(
+                score, _shares(situation, state, event, score.player, kong, table), situation, index
+            )
+        ]
     )
-    won = tuple(score.player for score in winning)
+    won = tuple([score.player for score in winning])
     handed, state = _hand_over_kong_income(state, event, kong, won, table)
     new_state = state.after_win(
         won,
@@ -122,7 +126,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
         "last_tile": event.last_tile,
         "kong": None if kong is None else kong.kong,
         "scores": [{**score.explained, "won": score.player in won} for score in scores],
-        "kong_transfer": sum(transfer.points for transfer in handed),
+        "kong_transfer": sum([transfer.points for transfer in handed]),
     }
     return Step(paid + handed, new_state, summary)
 
@@ -193,7 +197,7 @@ def _shares(
 ) -> Shares:
     rules = table.rules
     bonus = rules.base_points if situation in WITH_BONUS and rules.zimo_bonus is ZimoBonus.JIA_DI else 0
-    opponents = tuple(seat for seat in state.active if seat != winner)  # active before this win
+    opponents = tuple([seat for seat in state.active if seat != winner])  # active before this win
     if situation in ONE_SHARE:
         feeder = (
             kong.feeder
@@ -241,7 +245,7 @@ def _hand_over_kong_income(
         return (), state
     only = kong.kong if rules.gang_shang_pao_transfer is GangShangPaoTransfer.LAST_KONG else None
     income = state.kong_income(event.discarder, only)
-    total = sum(payment.points for payment in income)
+    total = sum([payment.points for payment in income])
     detail = {
         "kongs": sorted({payment.kong for payment in income}),
         "income": total,
@@ -249,9 +253,11 @@ def _hand_over_kong_income(
         "multi_winner": rules.multi_winner_transfer.value,
     }
     transfers = tuple(
-        Transfer(event.index, event.discarder, winner, points, Reason.KONG_TRANSFER, detail)
-        for winner, points in _copies(total, winners, rules.multi_winner_transfer)
-        if points > 0
+        [
+            Transfer(event.index, event.discarder, winner, points, Reason.KONG_TRANSFER, detail)
+            for winner, points in _copies(total, winners, rules.multi_winner_transfer)
+            if points > 0
+        ]
     )
     return transfers, state.with_payments_marked(income, PaymentState.TRANSFERRED)
 
@@ -259,10 +265,10 @@ def _hand_over_kong_income(
 def _copies(total: int, winners: tuple[int, ...], how: MultiWinnerTransfer) -> tuple[tuple[int, int], ...]:
     """Each winner's part of the handed-over income: a full copy each, all to the first, or split evenly."""
     if how is MultiWinnerTransfer.EACH:
-        return tuple((winner, total) for winner in winners)
+        return tuple([(winner, total) for winner in winners])
     if how is MultiWinnerTransfer.FIRST:
         return ((winners[0], total),)
     part, remainder = divmod(total, len(winners))
     return tuple(
-        (winner, part + (remainder if position == 0 else 0)) for position, winner in enumerate(winners)
+        [(winner, part + (remainder if position == 0 else 0)) for position, winner in enumerate(winners)]
     )
