@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from calculator.engine.errors import EngineError
 from calculator.engine.patterns import PATTERN_BY_KEY
 from calculator.engine.requests import score_from_payload, waits_from_payload
+from calculator.engine.rules import Rules, ZimoBonus
 from calculator.engine.tiles import SUITS, TILE_NAMES
 
 from .forms import (
@@ -116,8 +117,16 @@ def hand_view(hand: HandInput) -> HandView:
     return HandView(tile_views(concealed), tile_view(win_name) if win_name else None, tuple(melds), counts)
 
 
-def present_score(result: Mapping[str, Any], language: str) -> dict[str, Any]:
-    """The score response with the page's words beside the engine's keys."""
+def self_draw_bonus(hand: HandInput) -> int:
+    """What each payer adds on a self-draw under 自摸加底 (RULES.md 4): the score API leaves it out."""
+    if hand.mode != "win" or hand.win_by != "self_draw":
+        return 0
+    rules = Rules.from_dict(hand.rules)
+    return rules.base_points if rules.zimo_bonus is ZimoBonus.JIA_DI else 0
+
+
+def present_score(result: Mapping[str, Any], language: str, jia_di: int = 0) -> dict[str, Any]:
+    """The score response with the page's words beside the engine's keys, and what each payer pays."""
     if not result["win"]:
         return dict(result)
     rows = [
@@ -125,7 +134,14 @@ def present_score(result: Mapping[str, Any], language: str) -> dict[str, Any]:
         for item in (result["pattern"], *result["extras"])
     ]
     sets = [tile_views(tile_names(group, "sets")) for group in result.get("sets", ())]
-    return {**result, "rows": rows, "set_tiles": sets, "fan_zero_based": result["fan"] - 1}
+    return {
+        **result,
+        "rows": rows,
+        "set_tiles": sets,
+        "fan_zero_based": result["fan"] - 1,
+        "jia_di": jia_di,
+        "paid": result["points"] + jia_di,
+    }
 
 
 def present_waits(result: Mapping[str, Any], language: str) -> dict[str, Any]:
@@ -154,7 +170,8 @@ def evaluate(hand: HandInput, language: str) -> Outcome:
             return Outcome(view, missing=missing)
         if hand.mode == "waits":
             return Outcome(view, waits=present_waits(waits_from_payload(hand.payload()).to_dict(), language))
-        return Outcome(view, score=present_score(score_from_payload(hand.payload()).to_dict(), language))
+        score = score_from_payload(hand.payload()).to_dict()
+        return Outcome(view, score=present_score(score, language, self_draw_bonus(hand)))
     except EngineError as error:
         return Outcome(view, error=error.localized(language), error_field=top_field(error.field))
 
