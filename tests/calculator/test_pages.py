@@ -197,7 +197,10 @@ def test_the_options_come_from_the_rules_table(client):
         ),
         pytest.param({"win_by": "discard"}, "16 分／每家", "自摸加底", id="no_bonus_on_a_discard"),
         pytest.param(
-            {"win_by": "self_draw", "rule_zimo_bonus": "none"}, "16 分／每家", "自摸加底", id="bonus_turned_off"
+            {"win_by": "self_draw", "rule_zimo_bonus": "none"},
+            "16 分／每家",
+            "自摸加底",
+            id="bonus_turned_off",
         ),
     ],
 )
