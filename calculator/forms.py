@@ -124,10 +124,13 @@ class HandInput:
 
     def tiles_missing(self) -> int:
         """How many tiles the hand still lacks, so a hand being built shows a hint rather than an error."""
-        concealed, win = self.concealed_and_win()
         needed = HAND_TILES if self.mode == "win" else HAND_TILES - 1
-        held = len(concealed) + (win is not None and self.mode == "win") + 3 * len(self.melds)
-        return max(needed - held, 0)
+        return max(needed - self.tiles_held(), 0)
+
+    def tiles_held(self) -> int:
+        """Every tile of the hand as a player counts them: a meld counts 3 (a kong's fourth is replaced)."""
+        concealed, win = self.concealed_and_win()
+        return len(concealed) + (win is not None and self.mode == "win") + 3 * len(self.melds)
 
     def payload(self) -> dict[str, Any]:
         """The JSON body of ``POST /api/v1/score/`` (mode ``win``) or ``/api/v1/waits/`` (mode ``waits``)."""

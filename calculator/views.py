@@ -18,6 +18,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template.response import TemplateResponse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from calculator.engine.errors import EngineError
@@ -28,6 +29,7 @@ from calculator.engine.tiles import SUITS, TILE_NAMES
 
 from .forms import (
     FLAGS,
+    HAND_TILES,
     MELD_KINDS,
     MELD_LABELS,
     MELD_TEXT,
@@ -168,12 +170,25 @@ def evaluate(hand: HandInput, language: str) -> Outcome:
         missing = hand.tiles_missing()
         if missing:
             return Outcome(view, missing=missing)
+        if hand.tiles_held() > HAND_TILES:
+            return Outcome(view, error=too_many_tiles(hand), error_field="concealed")
         if hand.mode == "waits":
             return Outcome(view, waits=present_waits(waits_from_payload(hand.payload()).to_dict(), language))
         score = score_from_payload(hand.payload()).to_dict()
         return Outcome(view, score=present_score(score, language, self_draw_bonus(hand)))
     except EngineError as error:
         return Outcome(view, error=error.localized(language), error_field=top_field(error.field))
+
+
+def too_many_tiles(hand: HandInput) -> str:
+    """Counted as a player counts, with the winning tile box named: a tile left there is easy to miss."""
+    held = hand.tiles_held()
+    message = _(
+        "The hand has %(held)s tiles (each meld counts 3); a hand has at most %(most)s: remove %(extra)s."
+    ) % {"held": held, "most": HAND_TILES, "extra": held - HAND_TILES}
+    if hand.win_tile and hand.mode == "win":
+        message += " " + _("One of them is in the winning tile box (%(tile)s).") % {"tile": hand.win_tile}
+    return message
 
 
 def top_field(field: str) -> str:
