@@ -270,13 +270,15 @@ def _draw(data: Mapping[str, Any], active: tuple[int, ...]) -> tuple[dict[str, A
 
 
 ESCAPE_CHECKS_TILES = 4  # RULES.md 6: with 4 or fewer wall tiles left, readiness counts
+# Tiles left when the box is empty: more than any wall holds, so the page knows nobody counted them.
+TILES_LEFT_NOT_COUNTED = 99
 
 
 def _escape(data: Mapping[str, Any], active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
     player = _seat(data.get("escape_player"))
     if player is None:
         raise FormProblem("escape_player", _("Choose who left."))
-    tiles_left = _count(data.get("tiles_left"), 99)
+    tiles_left = _count(data.get("tiles_left"), TILES_LEFT_NOT_COUNTED)
     event: dict[str, Any] = {"type": "escape", "player": player, "tiles_left": tiles_left}
     if tiles_left <= ESCAPE_CHECKS_TILES:
         event["players"] = _readiness(data, tuple(seat for seat in active if seat != player))

@@ -38,6 +38,7 @@ from .forms import (
     MAX_GEN,
     QUICK_PATTERNS,
     SEATS,
+    TILES_LEFT_NOT_COUNTED,
     FormProblem,
     RoundInput,
     build_event,
@@ -150,9 +151,12 @@ def event_title(summary: Mapping[str, Any], names: Sequence[str]) -> str:
         return title + (f" · {' · '.join(flags)}" if flags else "")
     if kind == "draw":
         return _("Draw: the wall is empty")
+    tiles_left = summary.get("tiles_left")
+    if not isinstance(tiles_left, int) or tiles_left >= TILES_LEFT_NOT_COUNTED:
+        return _("%(player)s leaves") % {"player": names[summary["player"]]}
     return _("%(player)s leaves (%(tiles)s tiles left)") % {
         "player": names[summary["player"]],
-        "tiles": summary.get("tiles_left", "?"),
+        "tiles": tiles_left,
     }
 
 
@@ -231,6 +235,20 @@ def event_views(
             )
         )
     return tuple(views)
+
+
+def end_reason(result: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Why the hand is over (RULES.md 5): after three wins no 流局 checks follow, which players ask about."""
+    if not result["finished"] or not result["events"]:
+        return ""
+    last = result["events"][-1]
+    if last["type"] == "escape":
+        return _("%(player)s left: the hand is over.") % {"player": names[last["player"]]}
+    if last["type"] == "draw":
+        return _("The wall is empty: flower pigs, readiness (查叫) and kong refunds (退税) are settled.")
+    if len(result["state"]["winners"]) >= len(names) - 1:
+        return _("Three players have won: the hand is over, with no draw checks (查叫) for the last one.")
+    return _("A win ends the hand (normal mode).")
 
 
 def _notes_of(note: str) -> list[str]:
@@ -354,6 +372,7 @@ def round_page(request: HttpRequest) -> HttpResponse:
         "error": step.error,
         "hint": step.hint,
         "finished": bool(result and result["finished"]),
+        "end_reason": end_reason(result, round_input.names) if result else "",
         "dealer_name": round_input.names[round_input.dealer],
         "next_dealer": round_input.names[result["next_dealer"]]
         if result and result["next_dealer"] is not None

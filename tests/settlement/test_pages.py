@@ -187,3 +187,63 @@ def test_the_round_page_speaks_english(client):
 def test_a_tampered_round_never_crashes(client, events):
     response = client.post("/round/", {"events": events, "dealer": "0"}, **HTMX)
     assert response.status_code == 200
+
+
+def record(table, *events):
+    for event in events:
+        table.post(action="add", **event)
+
+
+SOUTH_KONG = {"ev_type": "kong", "kong_player": "1", "kong_kind": "concealed"}
+EAST_FEEDS_SOUTH_AND_WEST = {"ev_type": "win", "winner_1": "on", "winner_2": "on", "win_how": "discard:0"}
+NORTH_SELF_DRAWS_A_FLUSH = {
+    "ev_type": "win",
+    "winner_3": "on",
+    "win_how": "self_draw",
+    "pattern_3": "qing_yi_se",
+}
+DRAW_EAST_PIG_SOUTH_READY = {
+    "ev_type": "draw",
+    "draw_0": "huazhu",
+    "draw_1": "ready",
+    "drawfan_1": "3",
+    "draw_2": "not_ready",
+    "draw_3": "not_ready",
+}
+
+
+@pytest.mark.parametrize(
+    ("events", "reason"),
+    [
+        pytest.param(
+            (SOUTH_KONG, EAST_FEEDS_SOUTH_AND_WEST, NORTH_SELF_DRAWS_A_FLUSH),
+            "三家已胡，本手结束：最后一家不查花猪、不查叫。",
+            id="three_winners",
+        ),
+        pytest.param((DRAW_EAST_PIG_SOUTH_READY,), "牌摸完了：已查花猪、查大叫并退税。", id="draw"),
+        pytest.param(({"ev_type": "escape", "escape_player": "2"},), "西 逃跑，本手结束。", id="escape"),
+    ],
+)
+def test_the_end_card_says_why_the_hand_is_over(table, events, reason):
+    record(table, *events)
+    assert "本手结束" in text_of(table.response)
+    assert reason in text_of(table.response)
+
+
+def test_an_unfinished_hand_has_no_end_reason(table):
+    record(table, SOUTH_KONG)
+    assert "endcard__why" not in table.response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("tiles_left", "title"),
+    [
+        pytest.param("", "西 逃跑 ", id="not_counted_says_no_number"),
+        pytest.param("12", "西 逃跑（剩 12 张）", id="counted"),
+    ],
+)
+def test_an_escape_names_the_tiles_left_only_when_counted(table, tiles_left, title):
+    record(table, {"ev_type": "escape", "escape_player": "2", "tiles_left": tiles_left})
+    text = text_of(table.response)
+    assert title in text
+    assert "99" not in text
