@@ -83,6 +83,7 @@ class RoundInput:
     notes: tuple[str, ...]
     totals: tuple[int, ...]
     hand_number: int
+    undone: tuple[tuple[dict[str, Any], str], ...] = ()  # (event, note) taken back by 撤销, last undone last
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RoundInput:
@@ -103,6 +104,11 @@ class RoundInput:
             notes=tuple((notes + [""] * len(events))[: len(events)]),
             totals=tuple(totals or [0, 0, 0, 0]),
             hand_number=max(_count(data.get("hand_number"), 1), 1),
+            undone=tuple(
+                (entry[0], str(entry[1]))
+                for entry in _json_list(data.get("undone", ""))
+                if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], dict)
+            ),
         )
 
     def payload(self, events: tuple[dict[str, Any], ...] | None = None) -> dict[str, Any]:

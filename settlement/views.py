@@ -319,8 +319,25 @@ def apply_action(action: str, round_input: RoundInput, data: Mapping[str, Any], 
     except EngineError as error:
         return Step(round_input, None, error=error.localized(language))
     if action == "undo" and round_input.events:
-        shorter = replace(round_input, events=round_input.events[:-1], notes=round_input.notes[:-1])
+        shorter = replace(
+            round_input,
+            events=round_input.events[:-1],
+            notes=round_input.notes[:-1],
+            undone=(*round_input.undone, (round_input.events[-1], round_input.notes[-1])),
+        )
         return Step(shorter, settle(shorter, shorter.events), keep_choices=False)
+    if action == "redo" and round_input.undone:
+        event, note = round_input.undone[-1]
+        redone = replace(
+            round_input,
+            events=(*round_input.events, event),
+            notes=(*round_input.notes, note),
+            undone=round_input.undone[:-1],
+        )
+        try:
+            return Step(redone, settle(redone, redone.events), keep_choices=False)
+        except EngineError as error:
+            return Step(round_input, result, error=error.localized(language))
     if action == "next" and result["finished"]:
         next_dealer = result["next_dealer"] if result["next_dealer"] is not None else round_input.dealer
         fresh = replace(
@@ -330,6 +347,7 @@ def apply_action(action: str, round_input: RoundInput, data: Mapping[str, Any], 
             notes=(),
             totals=tuple(total + net for total, net in zip(round_input.totals, result["net"], strict=True)),
             hand_number=round_input.hand_number + 1,
+            undone=(),
         )
         return Step(fresh, settle(fresh, ()), keep_choices=False)
     if action not in ("add", "preview") or data.get("ev_type") is None:
@@ -337,7 +355,9 @@ def apply_action(action: str, round_input: RoundInput, data: Mapping[str, Any], 
     active = tuple(result["state"]["active"])
     try:
         event, note = build_event(data, round_input.table_rules(), active, language)
-        longer = replace(round_input, events=(*round_input.events, event), notes=(*round_input.notes, note))
+        longer = replace(
+            round_input, events=(*round_input.events, event), notes=(*round_input.notes, note), undone=()
+        )
         new_result = settle(longer, longer.events)
     except FormProblem as problem:
         if action == "preview":
@@ -367,6 +387,7 @@ def round_page(request: HttpRequest) -> HttpResponse:
         "events_json": json.dumps(list(round_input.events), ensure_ascii=False),
         "notes_json": json.dumps(list(round_input.notes), ensure_ascii=False),
         "totals_json": json.dumps(list(round_input.totals)),
+        "undone_json": json.dumps([list(entry) for entry in round_input.undone], ensure_ascii=False),
         "events": event_views(result, round_input.notes, round_input.names, language) if result else (),
         "preview": step.preview,
         "error": step.error,

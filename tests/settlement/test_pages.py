@@ -18,7 +18,7 @@ def carried(response) -> dict[str, str]:
     """The round as the page hands it back: the hidden fields and the setup, ready to post again."""
     body = response.content.decode()
     fields = {}
-    for name in ("events", "notes", "totals", "hand_number"):
+    for name in ("events", "notes", "totals", "hand_number", "undone"):
         fields[name] = html.unescape(re.search(rf'name="{name}" value="([^"]*)"', body).group(1))
     fields["dealer"] = re.search(r'name="dealer" value="(\d)" checked', body).group(1)
     for seat in range(4):
@@ -247,3 +247,42 @@ def test_an_escape_names_the_tiles_left_only_when_counted(table, tiles_left, tit
     text = text_of(table.response)
     assert title in text
     assert "99" not in text
+
+
+def test_redo_puts_back_what_undo_took_in_order(table):
+    record(table, SOUTH_KONG, EAST_FEEDS_SOUTH_AND_WEST, NORTH_SELF_DRAWS_A_FLUSH)
+    finished = table.events()
+    assert nets(table.response) == ["−9", "+7", "−1", "+3"]
+    table.post(action="undo")
+    table.post(action="undo")
+    assert len(table.events()) == 1
+    assert "重做" in text_of(table.response)
+    table.post(action="redo")
+    assert table.events() == finished[:2]
+    table.post(action="redo")
+    assert table.events() == finished
+    assert nets(table.response) == ["−9", "+7", "−1", "+3"]
+    assert "三家已胡" in text_of(table.response)
+    assert 'value="redo"' not in table.response.content.decode()
+
+
+def test_a_new_event_forgets_what_was_undone(table):
+    record(table, SOUTH_KONG)
+    table.post(action="undo")
+    record(table, {"ev_type": "kong", "kong_player": "2", "kong_kind": "concealed"})
+    assert 'value="redo"' not in table.response.content.decode()
+    table.post(action="redo")
+    assert table.events() == [{"type": "kong", "player": 2, "kind": "concealed"}]
+
+
+def test_a_redo_the_engine_refuses_shows_its_message_and_keeps_the_list(table):
+    record(table, SOUTH_KONG, {"ev_type": "escape", "escape_player": "2"})
+    table.post(action="undo")
+    table.post(action="undo")
+    table.post(dealer="1")  # another setup: the undone events wait, still valid
+    assert 'value="redo"' in table.response.content.decode()
+    tampered = json.dumps([[{"type": "kong", "player": 7, "kind": "concealed"}, ""]])
+    response = table.client.post("/round/", {**table.round, "undone": tampered, "action": "redo"}, **HTMX)
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+    assert json.loads(carried(response)["events"]) == []
