@@ -144,3 +144,33 @@ def test_a_winner_can_be_entered_with_the_tile_picker(phone_page: Page, live_ser
     expect(page.locator(".preview")).to_contain_text("对对胡 2")
     page.locator("button[name='action'][value='add']").click()
     expect(page.locator(".seat__total").nth(3)).to_have_text("+2")
+
+
+# How many line boxes an element's text takes: 2 or more when its words wrap.
+LINES_OF_TEXT = (
+    "el => { const r = document.createRange(); r.selectNodeContents(el); return r.getClientRects().length; }"
+)
+
+
+def test_undo_then_redo_in_english_keeps_the_header_on_one_line(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/round/")
+    page.locator(".langswitch button").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    totals = page.locator(".seat__total")
+    for seat, total in (("1", "+6"), ("2", "+4")):
+        choose(page, "ev_type", "kong")
+        choose(page, "kong_player", seat)
+        choose(page, "kong_kind", "concealed")
+        expect(totals.nth(1)).to_have_text(total)
+    undo = page.locator("button[name='action'][value='undo']")
+    undo.click()
+    expect(totals.nth(1)).to_have_text("+6")
+    redo = page.locator("button[name='action'][value='redo']")
+    expect(redo).to_be_visible()
+    for element in (undo, redo, page.locator(".roundhead h1")):
+        assert element.evaluate(LINES_OF_TEXT) == 1, "the words wrapped"
+    redo.click()
+    expect(totals.nth(1)).to_have_text("+4")
+    expect(redo).to_have_count(0)
+    photograph(page, "round-redo-en")
