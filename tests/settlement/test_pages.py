@@ -286,3 +286,11 @@ def test_a_redo_the_engine_refuses_shows_its_message_and_keeps_the_list(table):
     assert response.status_code == 200
     assert 'role="alert"' in response.content.decode()
     assert json.loads(carried(response)["events"]) == []
+
+
+@pytest.mark.parametrize("how", ["discard", "robbing"])
+def test_a_seat_ticked_as_winner_is_not_offered_as_the_discarder(table, how):
+    body = table.post(ev_type="win", winner_1="on", winner_2="on").content.decode()
+    for seat, disabled in (("0", False), ("1", True), ("2", True), ("3", False)):
+        tag = re.search(rf'<input type="radio" name="win_how" value="{how}:{seat}"[^>]*>', body).group(0)
+        assert ("disabled" in tag) is disabled, tag
