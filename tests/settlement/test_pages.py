@@ -294,3 +294,22 @@ def test_a_seat_ticked_as_winner_is_not_offered_as_the_discarder(table, how):
     for seat, disabled in (("0", False), ("1", True), ("2", True), ("3", False)):
         tag = re.search(rf'<input type="radio" name="win_how" value="{how}:{seat}"[^>]*>', body).group(0)
         assert ("disabled" in tag) is disabled, tag
+
+
+@pytest.mark.parametrize(
+    ("dealer", "winner", "allowed", "refused"),
+    [
+        pytest.param("0", "0", "tian_hu", "di_hu", id="the_dealer_may_only_have_tian_hu"),
+        pytest.param("0", "2", "di_hu", "tian_hu", id="a_non_dealer_may_only_have_di_hu"),
+        pytest.param("2", "2", "tian_hu", "di_hu", id="follows_the_dealer_chosen"),
+    ],
+)
+def test_heavenly_and_earthly_hands_are_offered_to_the_right_seat(table, dealer, winner, allowed, refused):
+    """RULES.md 3: 天胡 is the dealer's first 14 tiles, 地胡 a non-dealer's first go-around."""
+    body = table.post(ev_type="win", dealer=dealer, **{f"winner_{winner}": "on"}).content.decode()
+
+    def tag(value):
+        return re.search(rf'<input type="radio" name="tiandi_{winner}" value="{value}"[^>]*>', body).group(0)
+
+    assert "disabled" not in tag(allowed)
+    assert "disabled" in tag(refused)
