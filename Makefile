@@ -3,6 +3,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
+# The Makefile is the development tool: debug pages and the development key unless told otherwise.
+# A deployment sets DJANGO_DEBUG=0 and DJANGO_SECRET_KEY (docs/deployment.md) and does not use make.
+export DJANGO_DEBUG ?= 1
 
 .PHONY: run test bench lint setup migrate messages
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sczmj_site.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "1")  # as under make: the development key, no deployment needed
     package_dir = Path(__file__).parent
     names = sorted(
         info.name for info in pkgutil.iter_modules([str(package_dir)]) if info.name.startswith("bench_")

@@ -21,11 +21,15 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DJANGO_DEBUG", True)
+# Off unless asked for: a server started without reading the docs must not show tracebacks to the world.
+# The Makefile (the development tool) and the test settings turn it on.
+DEBUG = env_flag("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+        raise RuntimeError(
+            "Set DJANGO_SECRET_KEY (production) or DJANGO_DEBUG=1 (development; `make run` does this)."
+        )
     SECRET_KEY = "sczmj-development-only-secret-key-do-not-use-in-production"
 ALLOWED_HOSTS = [
     host.strip()
