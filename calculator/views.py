@@ -150,10 +150,13 @@ def present_waits(result: Mapping[str, Any], language: str) -> dict[str, Any]:
     def label(key: str) -> str:
         return in_language(PATTERN_BY_KEY[key], language) if key in PATTERN_BY_KEY else key
 
+    def label_of(wait: Mapping[str, Any]) -> str:
+        """清一色 + 1根: the gen says why 1m and 9m are worth more than 2m of the same 九莲 shape."""
+        gen = wait.get("gen") or 0
+        return label(wait["pattern"]) + (" + " + _("%(gen)s gen") % {"gen": gen} if gen else "")
+
     def waits_of(waits: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        return [
-            {**wait, "tile_view": tile_view(wait["tile"]), "label": label(wait["pattern"])} for wait in waits
-        ]
+        return [{**wait, "tile_view": tile_view(wait["tile"]), "label": label_of(wait)} for wait in waits]
 
     discards = [
         {"tile_view": tile_view(entry["discard"]), "waits": waits_of(entry["waits"])}

@@ -253,3 +253,17 @@ def test_too_many_tiles_are_counted_as_the_player_counts_them(client, fields, ex
     for part in expected:
         assert part in text
     assert absent not in text
+
+
+@pytest.mark.parametrize(
+    ("headers", "gen_wait", "plain_wait"),
+    [
+        pytest.param({}, "清一色 + 1根 4 番", "清一色 3 番", id="chinese"),
+        pytest.param(ENGLISH, "Full flush + 1 gen 4 fan", "Full flush 3 fan", id="english"),
+    ],
+)
+def test_a_wait_that_makes_a_gen_says_so(client, headers, gen_wait, plain_wait):
+    """九莲 shape: 1m and 9m make a fourth copy, so they score a gen more than 2m-8m; the row says why."""
+    text = text_of(client.post("/", {"mode": "waits", "concealed": "1112345678999m"}, **HTMX, **headers))
+    assert text.count(gen_wait) == 2
+    assert text.count(plain_wait) == 7
