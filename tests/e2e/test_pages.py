@@ -174,3 +174,15 @@ def test_undo_then_redo_in_english_keeps_the_header_on_one_line(phone_page: Page
     expect(totals.nth(1)).to_have_text("+4")
     expect(redo).to_have_count(0)
     photograph(page, "round-redo-en")
+
+
+def test_an_escape_asks_only_the_others_whether_they_were_ready(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/round/")
+    choose(page, "ev_type", "escape")
+    choose(page, "escape_player", "2")
+    expect(page.locator(".drawrow--2")).to_be_hidden()
+    for seat in ("0", "1", "3"):
+        expect(page.locator(f".drawrow--{seat}")).to_be_visible()
+    choose(page, "ev_type", "draw")
+    expect(page.locator(".drawrow--2")).to_be_visible()
