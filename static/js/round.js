@@ -49,6 +49,16 @@
     if (event.detail.xhr.sczmjEdits !== edits) event.detail.shouldSwap = false;
   });
 
+  // The event that ends the hand is recorded from the bottom of the form; the end card with 下一手 appears
+  // above it, out of sight on a phone: bring it into view once, when it first appears.
+  let ended = document.querySelector(".endcard") !== null;
+  document.addEventListener("htmx:load", function (event) {
+    if (event.detail.elt.id !== "round") return;
+    const end = event.detail.elt.querySelector(".endcard");
+    if (end && !ended) end.scrollIntoView({ block: "center" });
+    ended = end !== null;
+  });
+
   // A panel opened by hand stays open when the board is re-rendered.
   const opened = new Set();
   document.addEventListener("toggle", function (event) {

@@ -186,3 +186,18 @@ def test_an_escape_asks_only_the_others_whether_they_were_ready(phone_page: Page
         expect(page.locator(f".drawrow--{seat}")).to_be_visible()
     choose(page, "ev_type", "draw")
     expect(page.locator(".drawrow--2")).to_be_visible()
+
+
+def test_the_end_card_comes_into_view_when_the_hand_ends(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/round/")
+    record = page.locator("button[name='action'][value='add']")
+    for winners, how in ((("1", "2"), "discard:0"), (("3",), "self_draw")):
+        choose(page, "ev_type", "win")
+        for seat in winners:
+            tick(page, f"winner_{seat}")
+        choose(page, "win_how", how)
+        expect(page.locator(".preview")).to_be_visible()
+        record.click()
+    expect(page.locator(".endcard")).to_be_in_viewport()
+    expect(page.locator("button[name='action'][value='next']")).to_be_in_viewport()
