@@ -355,9 +355,8 @@ def apply_action(action: str, round_input: RoundInput, data: Mapping[str, Any], 
     active = tuple(result["state"]["active"])
     try:
         event, note = build_event(data, round_input.table_rules(), active, language)
-        longer = replace(
-            round_input, events=(*round_input.events, event), notes=(*round_input.notes, note), undone=()
-        )
+        base = without_robbed_kong(round_input, event)
+        longer = replace(base, events=(*base.events, event), notes=(*base.notes, note), undone=())
         new_result = settle(longer, longer.events)
     except FormProblem as problem:
         if action == "preview":
@@ -369,6 +368,25 @@ def apply_action(action: str, round_input: RoundInput, data: Mapping[str, Any], 
         return Step(longer, new_result, keep_choices=False)
     preview = event_views(new_result, longer.notes, longer.names, language)[-1:]
     return Step(round_input, result, preview=preview)
+
+
+def without_robbed_kong(round_input: RoundInput, event: Mapping[str, Any]) -> RoundInput:
+    """The round less the added kong a robbing win takes back.
+
+    RULES.md 4.5: a robbed kong is void (no kong money) and is not a kong event. At the table the 弯杠 is
+    recorded as it is declared (three taps), before anyone says 抢杠; so robbing the seat whose added kong is
+    the last event removes that kong.
+    """
+    last = round_input.events[-1] if round_input.events else {}
+    robbed = (
+        event.get("robbing_kong")
+        and last.get("type") == "kong"
+        and last.get("kind") == "added"
+        and last.get("player") == event.get("from")
+    )
+    if not robbed:
+        return round_input
+    return replace(round_input, events=round_input.events[:-1], notes=round_input.notes[:-1])
 
 
 @require_http_methods(["GET", "POST"])

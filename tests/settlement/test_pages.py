@@ -313,3 +313,24 @@ def test_heavenly_and_earthly_hands_are_offered_to_the_right_seat(table, dealer,
 
     assert "disabled" not in tag(allowed)
     assert "disabled" in tag(refused)
+
+
+def test_robbing_an_added_kong_just_recorded_voids_it_rules_example_14(table):
+    """RULES.md 4.5 and example 14: B adds 5p, C robs it with 平胡: 2 fan, no kong money."""
+    record(table, {"ev_type": "kong", "kong_player": "1", "kong_kind": "added"})
+    assert nets(table.response) == ["−1", "+3", "−1", "−1"]
+    record(table, {"ev_type": "win", "winner_2": "on", "win_how": "robbing:1"})
+    assert nets(table.response) == ["0", "−2", "+2", "0"]
+    assert [event["type"] for event in table.events()] == ["win"]
+
+
+@pytest.mark.parametrize(
+    "kong",
+    [
+        pytest.param({"ev_type": "kong", "kong_player": "3", "kong_kind": "added"}, id="another_seat_s_kong"),
+        pytest.param({"ev_type": "kong", "kong_player": "1", "kong_kind": "concealed"}, id="concealed_kong"),
+    ],
+)
+def test_robbing_keeps_kongs_that_are_not_the_robbed_one(table, kong):
+    record(table, kong, {"ev_type": "win", "winner_2": "on", "win_how": "robbing:1"})
+    assert [event["type"] for event in table.events()] == ["kong", "win"]
