@@ -362,30 +362,39 @@ def _locked_round(round_: Round) -> tuple[Session, Round]:
 def _round_body(body: object) -> dict[str, Any]:
     """The envelope of a stored round: the settle body without ``rules`` and ``coins`` (the session's)."""
     parsed = request_object(body, ROUND_FIELDS, ROUND_REQUIRED)
-    _refuse_nul(parsed, "")
+    _refuse_unstorable(parsed, "")
     if not _is_whole(parsed["dealer"], 0, SEATS - 1):
         raise EngineError("dealer", "dealer must be a seat from 0 to 3.", "庄家必须是 0 到 3 的座位号。")
     return {"dealer": parsed["dealer"], "void_suits": parsed.get("void_suits"), "events": parsed["events"]}
 
 
-def _refuse_nul(value: object, field: str) -> None:
-    """A NUL character cannot be stored (PostgreSQL's jsonb refuses it) and never means anything here."""
-    if isinstance(value, str) and "\x00" in value:
+def _refuse_unstorable(value: object, field: str) -> None:
+    """Text no database stores: a NUL character (PostgreSQL's jsonb refuses it) or a lone UTF-16 surrogate
+    (not a character at all; jsonb refuses its escape). Neither ever means anything in a round."""
+    if isinstance(value, str) and not _storable(value):
         raise EngineError(
-            field or "body", "Text may not contain a NUL character.", "文本中不能含有 NUL 字符。"
+            field or "body",
+            "Text may not contain a NUL character or a lone surrogate.",
+            "文本中不能含有 NUL 字符或孤立的代理码位。",
         )
     if isinstance(value, Mapping):
         for key, item in value.items():
-            _refuse_nul(key, field)
-            _refuse_nul(item, f"{field}.{key}" if field else str(key))
+            _refuse_unstorable(key, field)
+            _refuse_unstorable(item, f"{field}.{key}" if field else str(key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_nul(item, f"{field}[{index}]")
+            _refuse_unstorable(item, f"{field}[{index}]")
+
+
+def _storable(text: str) -> bool:
+    return "\x00" not in text and not any("\ud800" <= char <= "\udfff" for char in text)
 
 
 def _fingerprint(body: Mapping[str, Any]) -> str:
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    # surrogatepass: any str hashes (a lone surrogate must never be a 500), and the fingerprints of
+    # rounds already stored stay what they were.
+    return hashlib.sha256(canonical.encode(errors="surrogatepass")).hexdigest()
 
 
 def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] | None) -> dict[str, Any]:

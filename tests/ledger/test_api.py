@@ -1,5 +1,6 @@
 """The stored-data REST API end to end: accounts, groups, sessions, rounds, totals, settle-up, history."""
 
+import json
 from typing import Any
 
 import pytest
@@ -180,3 +181,15 @@ def test_burned_points_are_settled_as_a_payment_to_the_house(api, owner, group):
     assert proposal["payments"] == [
         {"from": 0, "from_name": "小王", "to": "house", "to_name": "房间 house", "amount": 48}
     ]
+
+
+def test_a_lone_surrogate_in_a_round_with_an_idempotency_key_is_a_400(api, session):
+    body = {"dealer": 0, "events": [{**SELF_DRAW_B["events"][0], "note": "\ud800"}]}
+    response = api.post(
+        url("round-list", session_id=session.pk),
+        json.dumps(body),  # escaped as \\ud800: the test client's own renderer cannot encode it
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="k",
+    )
+    assert response.status_code == 400
+    assert session.rounds.count() == 0

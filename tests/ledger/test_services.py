@@ -281,3 +281,24 @@ def test_a_nul_character_anywhere_in_a_round_is_refused(owner, session):
     with pytest.raises(EngineError) as caught:
         services.round_record(actor=owner, session=session, body=body)
     assert caught.value.field == "events[0].note"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("\ud800", id="lone-high-surrogate"),
+        pytest.param("\udfff", id="lone-low-surrogate"),
+        pytest.param("小王\ud83d", id="cut-emoji"),
+    ],
+)
+def test_the_idempotency_fingerprint_takes_any_text(text):
+    body = {"dealer": 0, "events": [{"type": "win", "note": text}]}
+    assert len(services._fingerprint(body)) == 64
+    assert services._fingerprint(body) != services._fingerprint({**body, "dealer": 1})
+
+
+def test_a_lone_surrogate_anywhere_in_a_round_is_refused_not_a_crash(owner, session):
+    body = {"dealer": 0, "events": [{**SELF_DRAW_B["events"][0], "note": "a\ud800b"}]}
+    with pytest.raises(EngineError) as caught:
+        services.round_record(actor=owner, session=session, body=body, idempotency_key="k")
+    assert caught.value.field == "events[0].note"
