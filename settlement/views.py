@@ -187,22 +187,35 @@ def draw_lines(summary: Mapping[str, Any], names: Sequence[str]) -> tuple[str, .
     return (" · ".join(lines),) if lines else ()
 
 
+PAYMENT_SENTENCES = {  # (several payers, several receivers) -> the sentence
+    (False, False): gettext_lazy("%(payers)s pays %(to)s %(points)s"),
+    (True, False): gettext_lazy("%(payers)s each pay %(to)s %(points)s"),
+    (False, True): gettext_lazy("%(payers)s pays %(to)s %(points)s each"),
+}
+
+
 def payment_lines(
     transfers: Sequence[Mapping[str, Any]], names: Sequence[str]
 ) -> tuple[tuple[str, str], ...]:
-    """One sentence per (reason, receiver, amount): ``A、C、D 各付 南 9``."""
-    groups: dict[tuple[str, Any, int], list[str]] = {}
+    """One sentence per reason and amount: ``东、西、北 各付 南 2``, and where one player pays several the
+    same (a flower pig, 退税) one sentence for him: ``北 付 东、南、西 各 16``."""
+    by_receiver: dict[tuple[str, Any, int], list[Any]] = {}
     for transfer in transfers:
         key = (transfer["reason"], transfer["to"], transfer["points"])
-        groups.setdefault(key, []).append(_name(names, transfer["from"]))
+        by_receiver.setdefault(key, []).append(transfer["from"])
+    # A lone payer's lines merge across receivers; several payers keep their receiver in the key.
+    by_payers: dict[tuple[Any, ...], list[Any]] = {}
+    for (reason, receiver, points), payers in by_receiver.items():
+        key = (reason, tuple(payers), points) + (() if len(payers) == 1 else (receiver,))
+        by_payers.setdefault(key, []).append(receiver)
     lines = []
-    for (reason, receiver, points), payers in groups.items():
-        values = {"payers": joined(payers), "to": _name(names, receiver), "points": points}
-        sentence = (
-            _("%(payers)s pays %(to)s %(points)s")
-            if len(payers) == 1
-            else _("%(payers)s each pay %(to)s %(points)s")
-        ) % values
+    for (reason, payers, points, *_receiver), receivers in by_payers.items():
+        values = {
+            "payers": joined([_name(names, payer) for payer in payers]),
+            "to": joined([_name(names, receiver) for receiver in receivers]),
+            "points": points,
+        }
+        sentence = PAYMENT_SENTENCES[(len(payers) > 1, len(receivers) > 1)] % values
         lines.append((str(REASON_LABELS.get(reason, reason)), sentence))
     return tuple(lines)
 

@@ -334,3 +334,23 @@ def test_robbing_an_added_kong_just_recorded_voids_it_rules_example_14(table):
 def test_robbing_keeps_kongs_that_are_not_the_robbed_one(table, kong):
     record(table, kong, {"ev_type": "win", "winner_2": "on", "win_how": "robbing:1"})
     assert [event["type"] for event in table.events()] == ["kong", "win"]
+
+
+def test_one_payer_paying_several_the_same_is_one_sentence(table):
+    record(
+        table,
+        SOUTH_KONG,
+        {"ev_type": "win", "winner_0": "on", "win_how": "self_draw"},
+        {"ev_type": "draw", "draw_1": "not_ready", "draw_2": "ready", "drawfan_2": "2", "draw_3": "huazhu"},
+    )
+    text = text_of(table.response)
+    assert "花猪 北 付 东、南、西 各 16" in text
+    assert "退税 南 付 东、西、北 各 2" in text
+    assert "查大叫 南 付 西 2" in text
+    assert "暗杠 东、西、北 各付 南 2" in text
+    assert nets(table.response) == ["+22", "+12", "+16", "−50"]
+
+
+def test_one_discard_two_winners_of_the_same_fan_is_one_sentence(table):
+    record(table, EAST_FEEDS_SOUTH_AND_WEST)
+    assert "胡 东 付 南、西 各 1" in text_of(table.response)
