@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -64,13 +65,31 @@ def account_create(*, username: str, password: str) -> AbstractBaseUser:
     if not username:
         raise EngineError("username", "Choose a user name.", "请填写用户名。")
     if user_model.objects.filter(username__iexact=username).exists():
-        raise EngineError("username", "This user name is taken.", "该用户名已被使用。")
+        raise _name_taken()
     try:
         validate_password(password, user_model(username=username))
     except DjangoValidationError as error:
         raise EngineError("password", " ".join(error.messages), " ".join(error.messages)) from None
-    with transaction.atomic():
+    with _unique_or(_name_taken):
         return user_model.objects.create_user(username=username, password=password)
+
+
+def _name_taken() -> EngineError:
+    return EngineError("username", "This user name is taken.", "该用户名已被使用。")
+
+
+@contextmanager
+def _unique_or(refusal: Callable[[], EngineError]) -> Iterator[None]:
+    """The insert inside, in a savepoint; a unique constraint it trips becomes ``refusal()``.
+
+    The check before it answers the usual case; this answers a twin request that passed the same check
+    at the same moment (the database's constraint decides, and the loser gets the same 400, not a 500).
+    """
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise refusal() from None
 
 
 @transaction.atomic
@@ -96,9 +115,14 @@ def member_add(*, actor: AbstractBaseUser, group: Group, username: str, role: st
         raise EngineError(
             "username", f"No account is called {username!r}.", f"没有名为 {username!r} 的账号。"
         )
+
+    def already_a_member() -> EngineError:
+        return EngineError("username", f"{username} is already a member.", f"{username} 已经是成员。")
+
     if Membership.objects.filter(user=user, group=group).exists():
-        raise EngineError("username", f"{username} is already a member.", f"{username} 已经是成员。")
-    return Membership.objects.create(user=user, group=group, role=role)
+        raise already_a_member()
+    with _unique_or(already_a_member):
+        return Membership.objects.create(user=user, group=group, role=role)
 
 
 @transaction.atomic
@@ -143,11 +167,16 @@ def player_add(
 ) -> Player:
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
     name = _required_text(name, "name", 50)
-    if Player.objects.filter(group=group, name=name).exists():
-        raise EngineError(
+
+    def name_taken() -> EngineError:
+        return EngineError(
             "name", f"There is already a player called {name} in this group.", f"本组已有名为 {name} 的玩家。"
         )
-    return Player.objects.create(group=group, name=name, user=user)
+
+    if Player.objects.filter(group=group, name=name).exists():
+        raise name_taken()
+    with _unique_or(name_taken):
+        return Player.objects.create(group=group, name=name, user=user)
 
 
 # --- sessions ------------------------------------------------------------------------------------------

@@ -9,10 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.urls import reverse
+from rest_framework.test import APIClient
 
-from ledger.models import LedgerEntry, Round
+from ledger.models import LedgerEntry, Membership, Player, Round
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
 
 THREADS = 16
@@ -62,3 +64,40 @@ def test_sixteen_different_rounds_at_once_get_positions_one_to_sixteen(table):
         Round.objects.filter(session=session).order_by("position").values_list("position", flat=True)
     )
     assert positions == list(range(1, THREADS + 1))
+
+
+def post(user: Any, route: str, body: dict[str, Any], **kwargs: Any) -> tuple[int, Any]:
+    try:
+        client = APIClient() if user is None else client_for(user)
+        response = client.post(reverse(f"ledger:{route}", kwargs=kwargs), body, format="json")
+        return response.status_code, response.json()
+    finally:
+        connection.close()
+
+
+CREATES = [
+    pytest.param("player-list", {"name": "racer"}, "name", Player, id="player"),
+    pytest.param("member-list", {"username": "racer", "role": "viewer"}, "username", Membership, id="member"),
+    pytest.param(
+        "account-create",
+        {"username": "racer", "password": "a-long-pass-phrase"},
+        "username",
+        get_user_model(),
+        id="account",
+    ),
+]
+
+
+@pytest.mark.parametrize(("route", "body", "field", "model"), CREATES)
+@pytest.mark.django_db(transaction=True)
+def test_the_same_thing_created_ten_times_at_once_is_one_201_and_nine_400s(table, route, body, field, model):
+    owner, session = table
+    if route == "member-list":
+        make_user("racer")
+    before = model.objects.count()
+    kwargs = {} if route == "account-create" else {"group_id": session.group_id}
+    actor = None if route == "account-create" else owner
+    answers = run_together([lambda: post(actor, route, body, **kwargs)] * 10)
+    assert sorted(status for status, _ in answers) == [201] + [400] * 9
+    assert {answer["field"] for status, answer in answers if status == 400} == {field}
+    assert model.objects.count() == before + 1
