@@ -11,9 +11,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework.exceptions import ParseError
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -21,6 +19,7 @@ from rest_framework.views import APIView
 
 from calculator.engine.requests import score_from_payload, waits_from_payload
 from calculator.engine.rules import describe_rules
+from sczmj_site.parsers import SiteJSONParser, read_json
 
 from .serializers import (
     ErrorSerializer,
@@ -52,7 +51,7 @@ class StatelessView(APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
     throttle_classes = ()
-    parser_classes = (JSONParser,)
+    parser_classes = (SiteJSONParser,)
     renderer_classes = (JSONRenderer,)
     content_negotiation_class = JsonOnly
 
@@ -66,10 +65,7 @@ class StatelessView(APIView):
         body = request.body
         if not body:
             return {}  # as DRF does: an empty body is an empty object, so the missing field is named
-        try:
-            return json.loads(body, parse_constant=_reject_constant)
-        except ValueError as exc:  # UnicodeDecodeError included
-            raise ParseError(f"JSON parse error - {exc}") from exc
+        return read_json(body)
 
 
 def json_response(data: object) -> HttpResponse:
@@ -80,10 +76,6 @@ def json_response(data: object) -> HttpResponse:
 
 def json_bytes(data: object) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not valid JSON")  # NaN and Infinity, as DRF's strict parser does
 
 
 def example(

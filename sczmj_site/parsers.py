@@ -23,7 +23,8 @@ SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 def read_json(body: bytes) -> Any:
     """The parsed body, or ParseError: not JSON, NaN or Infinity, too deep, or a lone surrogate."""
     try:
-        data = json.loads(body, parse_constant=_reject_constant)
+        # Decoded strictly first: json.loads of bytes lets UTF-8-encoded surrogates through (surrogatepass).
+        data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
     except RecursionError:
         raise _too_deep() from None
     except ValueError as exc:  # UnicodeDecodeError included
