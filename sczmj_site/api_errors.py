@@ -1,30 +1,81 @@
 """One shape for every API error, whichever layer found it.
 
 ``{"field": "concealed", "detail": "...", "detail_zh": "...", "errors": {"concealed": ["..."]}}`` (plus
-``"event"`` when a round's event is at fault). Engine errors, serializer errors and malformed bodies all
-come out this way with status 400, so a client needs one parser.
+``"event"`` when a round's event is at fault). Engine errors, serializer errors, malformed or oversized
+bodies, and DRF's own refusals (401, 403, 404, 405, 415, 429...) all come out this way, each with its own
+status, so a client needs one parser.
 """
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from calculator.engine.errors import EngineError
 
+# DRF's refusals: the field they concern and fixed messages. A fixed 404 message also keeps the model's
+# name ("No Session matches the given query.") out of the answer.
+REFUSALS: Mapping[type[exceptions.APIException], tuple[str, str | None, str]] = {
+    exceptions.NotAuthenticated: ("credentials", None, "未登录：身份认证信息未提供。"),
+    exceptions.AuthenticationFailed: ("credentials", None, "身份认证失败：用户名、密码或令牌不正确。"),
+    exceptions.PermissionDenied: ("permission", None, "没有权限执行此操作。"),
+    exceptions.NotFound: ("path", "Not found.", "找不到该对象。"),
+    exceptions.MethodNotAllowed: ("method", None, "方法不允许。"),
+    exceptions.NotAcceptable: ("accept", None, "无法提供 Accept 请求头要求的格式。"),
+    exceptions.UnsupportedMediaType: ("content_type", None, "不支持的媒体类型：请用 JSON。"),
+    exceptions.Throttled: ("body", None, "请求太频繁，请稍后再试。"),
+}
+
+# DRF's validation messages by code, in Chinese (the serializers add no messages of their own).
+VALIDATION_ZH: Mapping[str, str] = {
+    "required": "缺少必填字段。",
+    "null": "此字段不能为 null。",
+    "blank": "此字段不能为空。",
+    "invalid": "值无效。",
+    "max_length": "太长了。",
+    "min_length": "太短了。",
+    "max_value": "数值太大。",
+    "min_value": "数值太小。",
+    "max_string_length": "数值太大。",
+    "invalid_choice": "不是有效的选项。",
+    "not_a_list": "应为列表。",
+    "not_a_dict": "应为对象。",
+    "empty": "不能为空列表。",
+    "does_not_exist": "对象不存在。",
+    "incorrect_type": "类型不正确。",
+    "unique": "该值已存在。",
+    "date": "日期格式不正确。",
+    "datetime": "日期时间格式不正确。",
+    "max_digits": "数字位数太多。",
+    "max_decimal_places": "小数位数太多。",
+}
+
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, EngineError):
-        return Response(exc.to_dict(), status=status.HTTP_400_BAD_REQUEST)
+        return Response(safe(exc.to_dict()), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, exceptions.ParseError):
         return Response(
-            error_body("body", f"The body is not valid JSON: {exc.detail}", "请求体不是有效的 JSON。"),
+            safe(error_body("body", f"The body is not valid JSON: {exc.detail}", "请求体不是有效的 JSON。")),
             status=status.HTTP_400_BAD_REQUEST,
         )
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            error_body("body", "The body is too large.", "请求体太大。"),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     response = drf_exception_handler(exc, context)
-    if response is not None and isinstance(exc, exceptions.ValidationError):
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
         response.data = validation_body(exc.detail)
+    elif not _is_shaped(response.data):
+        response.data = refusal_body(_as_api_exception(exc), response.data)
+    response.data = safe(response.data)
     return response
 
 
@@ -32,24 +83,68 @@ def error_body(field: str, message: str, message_zh: str | None = None) -> dict[
     return EngineError(field, message, message_zh).to_dict()
 
 
+def refusal_body(exc: exceptions.APIException, data: Any) -> dict[str, Any]:
+    """A DRF refusal (401, 403, 404, 405, ...) in the one shape, with its Chinese where it is a known one."""
+    message = str(data.get("detail", exc.default_detail)) if isinstance(data, Mapping) else str(data)
+    for kind, (field, fixed, message_zh) in REFUSALS.items():
+        if isinstance(exc, kind):
+            return error_body(field, fixed or message, message_zh)
+    return error_body("body", message)
+
+
+def _as_api_exception(exc: Exception) -> exceptions.APIException:
+    """The exception as DRF answered it: Django's Http404 and PermissionDenied become DRF's own."""
+    if isinstance(exc, Http404):
+        return exceptions.NotFound()
+    if isinstance(exc, PermissionDenied):
+        return exceptions.PermissionDenied()
+    return exc if isinstance(exc, exceptions.APIException) else exceptions.APIException()
+
+
+def _is_shaped(data: Any) -> bool:
+    """Already in the one shape (a refusal of the ledger's own carries its body ready-made)."""
+    return isinstance(data, Mapping) and "field" in data and "detail_zh" in data
+
+
 def validation_body(detail: Any) -> dict[str, Any]:
     """Flatten DRF's nested error detail into ``errors`` keyed by dotted field paths."""
     errors: dict[str, list[str]] = {}
-    _flatten(detail, "", errors)
+    codes: dict[str, str] = {}
+    _flatten(detail, "", errors, codes)
     field, messages = next(iter(errors.items()), ("body", ["Invalid input."]))
-    return {"field": field, "detail": messages[0], "detail_zh": messages[0], "errors": errors}
+    message_zh = VALIDATION_ZH.get(codes.get(field, ""), messages[0])
+    return {"field": field, "detail": messages[0], "detail_zh": message_zh, "errors": errors}
 
 
-def _flatten(detail: Any, prefix: str, errors: dict[str, list[str]]) -> None:
+def _flatten(detail: Any, prefix: str, errors: dict[str, list[str]], codes: dict[str, str]) -> None:
     if isinstance(detail, dict):
         for key, value in detail.items():
             name = prefix if key == "non_field_errors" and prefix else (f"{prefix}.{key}" if prefix else key)
-            _flatten(value, name, errors)
+            _flatten(value, name, errors, codes)
     elif isinstance(detail, list) and detail and all(isinstance(item, str) for item in detail):
-        errors.setdefault(prefix or "body", []).extend(str(item) for item in detail)
+        for item in detail:
+            _add(item, prefix, errors, codes)
     elif isinstance(detail, list):
         for index, value in enumerate(detail):
             if value:
-                _flatten(value, f"{prefix}[{index}]", errors)
+                _flatten(value, f"{prefix}[{index}]", errors, codes)
     else:
-        errors.setdefault(prefix or "body", []).append(str(detail))
+        _add(detail, prefix, errors, codes)
+
+
+def _add(message: Any, prefix: str, errors: dict[str, list[str]], codes: dict[str, str]) -> None:
+    field = prefix or "body"
+    errors.setdefault(field, []).append(str(message))
+    codes.setdefault(field, getattr(message, "code", "") or "")
+
+
+def safe(data: Any) -> Any:
+    """The body with every string encodable as UTF-8: a lone surrogate an input smuggled into a message
+    becomes its ``\\udXXX`` escape instead of failing the whole response."""
+    if isinstance(data, str):
+        return data.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(data, Mapping):
+        return {safe(key): safe(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [safe(item) for item in data]
+    return data
