@@ -170,6 +170,15 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "sczmj_site.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    # How many proxies in front of the app append to X-Forwarded-For; 0 trusts none of it, so a client
+    # cannot dodge the per-address throttles by sending the header itself.
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
+}
+
+# The throttles count in the database, shared by every server process (a per-process LocMem cache would
+# give each worker its own count). The table is created by ledger's migration 0004: `migrate` suffices.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sczmj_cache"},
 }
 
 SPECTACULAR_SETTINGS = {
