@@ -109,7 +109,20 @@ def _body(serializer_class: type, request: Request) -> dict[str, Any]:
 
 
 class SignUpThrottle(AnonRateThrottle):
+    """Per client address (REST_FRAMEWORK["NUM_PROXIES"] says which one), counted in the shared cache."""
+
+    scope = "sign_up"
     rate = "20/hour"
+
+
+class TokenThrottle(AnonRateThrottle):
+    """Password guessing: 20 tries an hour per client address, right or wrong."""
+
+    scope = "token"
+    rate = "20/hour"
+
+
+THROTTLED = {429: OpenApiResponse(LedgerErrorSerializer, description="Too many requests: try again later.")}
 
 
 class AccountCreateView(APIView):
@@ -124,7 +137,7 @@ class AccountCreateView(APIView):
         tags=["accounts"],
         summary="Create an account",
         request=AccountCreateSerializer,
-        responses={201: AccountSerializer, 400: ERRORS[400]},
+        responses={201: AccountSerializer, 400: ERRORS[400], **THROTTLED},
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -136,13 +149,14 @@ class AccountCreateView(APIView):
 class TokenView(APIView):
     permission_classes = (AllowAny,)
     authentication_classes = ()
+    throttle_classes = (TokenThrottle,)
 
     @extend_schema(
         tags=["accounts"],
         summary="Exchange a user name and password for an API token",
         description="Send the token as `Authorization: Token <token>` on every other call.",
         request=AuthTokenRequestSerializer,
-        responses={200: AuthTokenSerializer, 400: ERRORS[400]},
+        responses={200: AuthTokenSerializer, 400: ERRORS[400], **THROTTLED},
         auth=[],
     )
     def post(self, request: Request) -> Response:

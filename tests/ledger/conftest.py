@@ -106,6 +106,7 @@ def fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def fresh_throttles() -> None:
-    """Sign-up is throttled per address in the cache; every test starts with no sign-ups counted."""
+def fresh_throttles(db: Any) -> None:
+    """Sign-up and tokens are throttled per address in the cache (a database table, so every test may
+    use the database); every test starts with nothing counted."""
     cache.clear()
