@@ -41,6 +41,18 @@ KONG_KINDS: Mapping[str, KongKind] = {kind.value: kind for kind in KongKind}
 STATUSES: Mapping[str, Status] = {status.value: status for status in Status}
 MELD_SIZES: Mapping[str, int] = {"pung": 3, "kong_direct": 4, "kong_added": 4, "kong_concealed": 4}
 
+# The keys each part of a settle request may have (API.md); any other is a mistake named in a 400.
+EVENT_KEYS: Mapping[str, frozenset[str]] = {
+    "kong": frozenset({"type", "player", "kind", "tile", "from"}),
+    "win": frozenset({"type", "from", "robbing_kong", "kong_kind", "after_kong", "last_tile", "winners"}),
+    "draw": frozenset({"type", "players"}),
+    "escape": frozenset({"type", "player", "tiles_left", "players"}),
+}
+WINNER_KEYS = frozenset({"player", "hand", "fan", "tian_hu", "di_hu"})
+REPORT_KEYS = frozenset({"player", "hand", "status", "fan"})
+HAND_KEYS = frozenset({"concealed", "melds", "win_tile"})
+MELD_KEYS = frozenset({"kind", "tile"})
+
 
 class HandSpec(NamedTuple):
     """A hand given as tiles: the raw values go to the calculator, the parsed ones to the tile census.
@@ -140,6 +152,20 @@ def as_list(value: Any, path: str, index: int | None, key: str | None = None) ->
     raise fail(path, f"{path} must be a list.", f"{path} 必须是一个列表。", index)
 
 
+def check_keys(data: Mapping[str, Any], allowed: frozenset[str], path: str, index: int) -> None:
+    """Every key of ``data`` is one ``allowed``: a misspelt flag ("robing_kong") must not vanish silently."""
+    if data.keys() <= allowed:
+        return
+    key = next(str(key) for key in data if key not in allowed)
+    names = ", ".join(sorted(allowed))
+    raise fail(
+        f"{path}.{key}",
+        f"Unknown field '{key}': the fields here are {names}.",
+        f"未知字段“{key}”，这里可用的字段：{names}。",
+        index,
+    )
+
+
 def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -212,6 +238,7 @@ def _with_event(error: EngineError, index: int) -> EngineError:
 def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
     """A hand given as tiles; a winning hand needs its ``win_tile``, a draw position has none."""
     data = as_object(value, path, index)
+    check_keys(data, HAND_KEYS, path, index)
     concealed = require(data, "concealed", path, index)
     try:
         held = list(parse_tiles(concealed))
@@ -242,12 +269,13 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
 
 def _meld_tile(meld: Any, path: str, position: int, index: int) -> int:
     """The tile of one meld, after checking its shape: ``{"kind": "pung", "tile": "5p"}``."""
-    if isinstance(meld, dict):  # the usual well-formed meld first, without building its path
+    if isinstance(meld, dict) and meld.keys() <= MELD_KEYS:  # the usual well-formed meld first, cheaply
         kind, tile = meld.get("kind"), meld.get("tile")
         if isinstance(kind, str) and kind in MELD_SIZES and isinstance(tile, str) and tile in TILE_INDEX:
             return TILE_INDEX[tile]
     path = f"{path}.melds[{position}]"
     data = as_object(meld, path, index)
+    check_keys(data, MELD_KEYS, path, index)
     kind = require(data, "kind", path, index)
     if not isinstance(kind, str) or kind not in MELD_SIZES:
         kinds = ", ".join(MELD_SIZES)
@@ -262,6 +290,7 @@ def _meld_tile(meld: Any, path: str, position: int, index: int) -> int:
 
 def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
     data = as_object(value, path, index)
+    check_keys(data, WINNER_KEYS, path, index)
     player = seat(require(data, "player", path, index), path, index, "player")
     has_hand, has_fan = data.get("hand") is not None, data.get("fan") is not None
     if has_hand == has_fan:
@@ -281,6 +310,7 @@ def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
 
 def parse_report(value: Any, path: str, index: int) -> PlayerReport:
     data = as_object(value, path, index)
+    check_keys(data, REPORT_KEYS, path, index)
     player = seat(require(data, "player", path, index), path, index, "player")
     if data.get("hand") is not None:
         if data.get("status") is not None:
@@ -484,6 +514,7 @@ def parse_event(value: Any, index: int) -> Event:
             f"未知的事件类型 {kind!r}，可选：kong（杠）、win（胡）、draw（流局）、escape（逃跑）。",
             index,
         )
+    check_keys(data, EVENT_KEYS[kind], path, index)
     return parser(data, path, index)
 
 
