@@ -16,22 +16,24 @@ from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent, fail
 from .state import SEATS
 
 COPIES = 4
+MAX_KONGS_PER_HAND = 4  # 14 tiles plus one replacement per kong make at most four sets of four
 
 
 def check_tile_census(events: Sequence[Event]) -> None:
-    """Raise an EngineError naming the first event after which some kind is named a fifth time, or the
-    kong that is one more than the tile set allows (a kong without a tile still uses up a kind)."""
+    """Raise an EngineError naming the first event after which some kind is named a fifth time, or a
+    player's fifth kong (a kong without a tile counts too)."""
     census = _Census()
-    kongs = 0
+    kongs_by_seat = [0] * len(SEATS)
     for event in events:
-        kongs += isinstance(event, KongEvent)
-        if kongs > KINDS:
-            raise fail(
-                f"events[{event.index}]",
-                f"A round holds at most {KINDS} kongs (one per kind of tile); this is kong number {kongs}.",
-                f"一局最多只有 {KINDS} 个杠（每种牌一个），这是第 {kongs} 个。",
-                event.index,
-            )
+        if isinstance(event, KongEvent):
+            kongs_by_seat[event.player] += 1
+            if kongs_by_seat[event.player] > MAX_KONGS_PER_HAND:
+                raise fail(
+                    f"events[{event.index}]",
+                    f"Player {event.player} already has {MAX_KONGS_PER_HAND} kongs: a hand holds no more.",
+                    f"玩家 {event.player} 已经有 {MAX_KONGS_PER_HAND} 个杠了，一手牌最多只有 4 个杠。",
+                    event.index,
+                )
         for kind in census.record(event):
             if census.totals[kind] > COPIES:
                 name = TILE_NAMES[kind]
