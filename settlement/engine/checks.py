@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .events import fail
+from collections.abc import Sequence
+from itertools import pairwise
+
+from .events import Event, KongEvent, KongKind, WinEvent, fail
 from .state import RoundState
 
 AFTER_LAST_TILE = frozenset({"draw", "escape"})
@@ -42,4 +45,25 @@ def check_can_act(state: RoundState, seat: int, index: int, field: str) -> None:
             f"Player {seat} has escaped and is out of play.",
             f"玩家 {seat} 已经逃跑，不能再行动。",
             index,
+        )
+
+
+def check_robbed_kongs(events: Sequence[Event]) -> None:
+    """RULES.md 4.5: a robbed kong is void and is not itself a kong event. An added kong by the robbed
+    player just before the robbing win is that kong entered twice (it would keep its kong money), unless
+    both tiles are known and differ: then it was his previous kong and stands."""
+    for previous, event in pairwise(events):
+        if not (isinstance(event, WinEvent) and event.robbing and isinstance(previous, KongEvent)):
+            continue
+        if previous.kind is not KongKind.ADDED or previous.player != event.discarder:
+            continue
+        robbed = {winner.hand.win_index for winner in event.winners if winner.hand is not None}
+        if previous.tile is not None and robbed and previous.tile not in robbed:
+            continue
+        raise fail(
+            f"events[{event.index}].robbing_kong",
+            "A robbed kong is not recorded as a kong: undo the 弯杠 (added kong) before this win and record "
+            "only the robbing win.",
+            "被抢的杠不算杠，不记杠钱：请撤销这次胡牌之前的弯杠，只记录抢杠胡。",
+            event.index,
         )

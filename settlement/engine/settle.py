@@ -20,6 +20,7 @@ from typing import Any
 from calculator.engine.rules import Rules
 
 from .census import check_tile_census
+from .checks import check_robbed_kongs
 from .coins import CoinResult, parse_coins, settle_coins
 from .dealer import next_dealer
 from .draw import settle_draw
@@ -92,6 +93,7 @@ def settle_round(
     stakes = parse_coins(coins)
     parsed = parse_events(events)
     check_tile_census(parsed)
+    check_robbed_kongs(parsed)
     table = Table(table_rules, seat, suits if table_rules.dingque else (None,) * len(SEATS))
     state = RoundState(dealer=seat)
     transfers: list[Transfer] = []

@@ -268,9 +268,9 @@ CASES = [
     ),
     pytest.param(
         _round(*[kong(seat % 4, "concealed") for seat in range(28)]),
-        "events[27]",
-        27,
-        id="more-kongs-than-kinds-of-tile",
+        "events[16]",
+        16,
+        id="more-kongs-than-four-hands-hold",
     ),
     # draws and escapes
     pytest.param(
@@ -330,6 +330,54 @@ CASES = [
     pytest.param(
         _round(escape(B, 3, [status(B, NOT_READY)])), "events[0].players", 0, id="escape-listing-the-escaper"
     ),
+    # unknown keys at every level are named, not dropped (a misspelt flag would change the money)
+    pytest.param(
+        _round(win(A, by_fan(B, 2), robing_kong=True)), "events[0].robing_kong", 0, id="misspelt-win-flag"
+    ),
+    pytest.param(_round({**kong(B, "concealed"), "junk": 1}), "events[0].junk", 0, id="unknown-kong-key"),
+    pytest.param(_round({**draw(), "junk": 1}), "events[0].junk", 0, id="unknown-draw-key"),
+    pytest.param(_round({**escape(B), "junk": 1}), "events[0].junk", 0, id="unknown-escape-key"),
+    pytest.param(
+        _round(win(None, by_fan(B, 4, zzz=1))), "events[0].winners[0].zzz", 0, id="unknown-winner-key"
+    ),
+    pytest.param(
+        _round(win(A, {**HU, "hand": {**HU["hand"], "wintile": "5p"}})),
+        "events[0].winners[0].hand.wintile",
+        0,
+        id="unknown-hand-key",
+    ),
+    pytest.param(
+        _round(draw({**status(A, NOT_READY), "fann": 2})), "events[0].players[0].fann", 0, id="unknown-report"
+    ),
+    pytest.param(
+        _round(draw(position(A, "123m456m789m1p", [{"kind": "pung", "tile": "5p", "open": True}]))),
+        "events[0].players[0].hand.melds[0].open",
+        0,
+        id="unknown-meld-key",
+    ),
+    # a fifth kong by one player: a hand holds at most four
+    pytest.param(
+        _round(*[kong(A, "concealed", tile) for tile in ("1m", "2m", "3m", "4m", "5m")]),
+        "events[4]",
+        4,
+        id="fifth-kong-by-one-player",
+    ),
+    pytest.param(
+        _round(*[kong(A, "concealed") for _ in range(9)]), "events[4]", 4, id="fifth-kong-without-tiles"
+    ),
+    # RULES.md 4.5: a robbed kong is void and is not itself a kong event
+    pytest.param(
+        _round(kong(B, "added", "5m"), win(B, by_fan(C, 1), robbing_kong=True)),
+        "events[1].robbing_kong",
+        1,
+        id="robbed-kong-recorded-as-a-kong",
+    ),
+    pytest.param(
+        _round(kong(B, "added"), win(B, by_hand(C, "234m567m789m11p5m", "5m"), robbing_kong=True)),
+        "events[1].robbing_kong",
+        1,
+        id="robbed-kong-recorded-as-a-kong-without-its-tile",
+    ),
 ]
 
 
@@ -361,6 +409,24 @@ def test_a_discard_won_by_several_players_is_one_tile():
 def test_an_escaped_winner_may_leave_during_a_blood_battle():
     result = settle_round(dealer=A, events=[win(None, by_fan(B, 1)), escape(B, None)])
     assert result.to_dict()["state"]["escaped"] == [B]
+
+
+def test_a_robbed_kong_recorded_as_a_kong_says_to_undo_it():
+    with pytest.raises(EngineError) as caught:
+        settle_round(dealer=A, events=[kong(B, "added", "5m"), win(B, by_fan(C, 1), robbing_kong=True)])
+    assert "undo" in caught.value.message and "弯杠" in caught.value.message_zh
+
+
+def test_a_second_added_kong_robbed_after_a_first_of_another_tile_is_settled():
+    """B adds a kong of 7m, draws, adds 5m and is robbed: the 7m kong stands and is paid."""
+    hand = by_hand(C, "123m46m111p55p", "5m", [{"kind": "pung", "tile": "9p"}])
+    events = [kong(B, "added", "7m"), win(B, hand, robbing_kong=True)]
+    assert settle_round(dealer=A, events=events).winners == (C,)
+
+
+def test_four_kongs_by_one_player_are_settled():
+    events = [kong(A, "concealed", tile) for tile in ("1m", "2m", "3m", "4m")]
+    assert settle_round(dealer=A, events=events).net[A] > 0
 
 
 def test_nothing_is_paid_when_a_later_event_is_bad():
