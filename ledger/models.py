@@ -81,11 +81,13 @@ class SessionStatus(models.TextChoices):
 
 
 class Session(models.Model):
-    """One sitting of four players: its rules (preset + overrides) and optional coins."""
+    """One sitting of four players: its rules (every value, fixed when it starts) and optional coins."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
     name = models.CharField(max_length=100)
-    rules = models.JSONField(default=dict)  # Rules.overrides(): validated by Rules.from_dict on the way in
+    # Every value of the rules (services._every_value), so a later change of a preset never reaches an old
+    # session; rows stored before held only the overrides, which Rules.from_dict reads the same way.
+    rules = models.JSONField(default=dict)
     coins_enabled = models.BooleanField(default=False)
     room_coefficient = models.PositiveIntegerField(null=True, blank=True)
     starting_balances = models.JSONField(null=True, blank=True)  # [int, int, int, int] when coins are on

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from calculator.engine.errors import EngineError
 from calculator.engine.requests import request_object, rules_from
-from calculator.engine.rules import Rules
+from calculator.engine.rules import PATTERN_DEFAULT_FAN, Rules
 from settlement.engine import settle_round
 
 from .errors import IdempotencyKeyReusedError, RoundVoidedError, SessionClosedError
@@ -195,12 +195,12 @@ def session_start(
     """A new open session: four of the group's players in seat order, the rules, optional coins."""
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
     players = _seat_players(group, player_ids)
-    overrides = Rules.from_dict(rules).overrides()
+    full_rules = _every_value(Rules.from_dict(rules))
     room_coefficient, balances = _parse_coins(coins)
     session = Session.objects.create(
         group=group,
         name=_required_text(name, "name", 100),
-        rules=overrides,
+        rules=full_rules,
         coins_enabled=coins is not None,
         room_coefficient=room_coefficient,
         starting_balances=balances,
@@ -209,6 +209,15 @@ def session_start(
         SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(players)
     )
     return session
+
+
+def _every_value(rules: Rules) -> dict[str, Any]:
+    """The rules as stored with a session: every option's value, each pattern's fan included (to_dict
+    gives only the overridden fans), so a later change of a preset or of a default never changes a
+    session already played. Sessions stored before this hold overrides; they still load (from_dict)."""
+    stored = rules.to_dict()
+    stored["pattern_fan"] = {pattern: rules.pattern_value(pattern) for pattern in PATTERN_DEFAULT_FAN}
+    return stored
 
 
 def _seat_players(group: Group, player_ids: Sequence[int]) -> list[Player]:

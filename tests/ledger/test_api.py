@@ -162,7 +162,11 @@ def test_sessions_take_rules_and_coins(api, group):
         "coins": {"room_coefficient": 100, "starting_balances": [100000, 100000, 4500, 100000]},
     }
     session = api.post(url("session-list", group_id=group.pk), body, format="json").json()
-    assert session["rules"] == {"preset": "qq"}
+    assert (session["rules"]["preset"], session["rules"]["base_points"], session["rules"]["dingque"]) == (
+        "qq",
+        6,
+        False,
+    )
     assert session["coins"]["starting_balances"] == [100000, 100000, 4500, 100000]
     listed = api.get(url("session-list", group_id=group.pk)).json()
     assert listed["results"][0]["id"] == session["id"]

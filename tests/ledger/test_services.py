@@ -7,9 +7,11 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Sum
 
 from calculator.engine.errors import EngineError
+from calculator.engine.requests import _cached_rules
+from calculator.engine.rules import OPTIONS, PATTERN_DEFAULT_FAN, PRESETS, Preset, Rules
 from ledger import selectors, services
 from ledger.errors import IdempotencyKeyReusedError, RoundVoidedError, SessionClosedError
-from ledger.models import LedgerEntry, Role, RoundVersion, VersionKind
+from ledger.models import LedgerEntry, Role, RoundVersion, Session, VersionKind
 from tests.ledger.conftest import (
     DIRECT_KONG,
     DIRECT_KONG_NET,
@@ -127,9 +129,44 @@ def test_a_closed_session_takes_no_rounds_or_corrections(owner, session):
     assert points(session) == SELF_DRAW_B_NET
 
 
-def test_a_session_stores_only_the_overrides_of_its_rules(owner):
-    _, session = make_table(owner, rules={"preset": "casual", "cap_multiplier": 16, "base_points": 2})
-    assert session.rules == {"preset": "casual", "base_points": 2}
+def test_a_session_stores_every_value_of_its_rules(owner):
+    chosen = {"preset": "casual", "base_points": 2, "pattern_fan": {"qi_dui": 4}}
+    _, session = make_table(owner, rules=chosen)
+    assert set(session.rules) == {"preset", *(option.key for option in OPTIONS)}
+    fans = session.rules["pattern_fan"]
+    assert set(fans) == set(PATTERN_DEFAULT_FAN)  # the defaults too, not only the overridden fans
+    assert (fans["qi_dui"], fans["long_qi_dui"], fans["ping_hu"]) == (4, 4, 1)  # chosen, casual's, default
+    assert (session.rules["base_points"], session.rules["cap_multiplier"]) == (2, 16)
+    assert Rules.from_dict(session.rules).to_dict() | {"pattern_fan": {}} == Rules.from_dict(
+        chosen
+    ).to_dict() | {"pattern_fan": {}}
+
+
+@pytest.fixture
+def chengdu_preset_changed(monkeypatch: Any) -> None:
+    """As if a later release made the chengdu preset's base 5 points (and no cached rules remembered it)."""
+    monkeypatch.setitem(PRESETS, Preset.CHENGDU, {"base_points": 5})
+    _cached_rules.cache_clear()
+    yield
+    _cached_rules.cache_clear()
+
+
+def test_a_later_change_of_a_preset_changes_no_old_session(owner, request):
+    _, session = make_table(owner, rules={"preset": "chengdu"})
+    first, _ = services.round_record(actor=owner, session=session, body=DIRECT_KONG)
+    request.getfixturevalue("chengdu_preset_changed")
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    services.round_correct(actor=owner, round_=first, body=KONG_THEN_GANG_SHANG_PAO)
+    expected = [a + b for a, b in zip(SELF_DRAW_B_NET, KONG_THEN_GANG_SHANG_PAO_NET, strict=True)]
+    assert points(session) == expected
+
+
+def test_a_session_stored_with_only_overrides_still_settles_by_them(owner):
+    _, session = make_table(owner)
+    Session.objects.filter(pk=session.pk).update(rules={"preset": "chengdu", "base_points": 2})
+    session.refresh_from_db()
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    assert points(session) == [2 * net for net in SELF_DRAW_B_NET]
 
 
 def test_a_session_rejects_bad_rules_naming_the_option(owner):
