@@ -1,12 +1,14 @@
 """``manage.py load_demo``: a demo account, group and a living session, recorded through the services.
 
-Idempotent: if the demo group exists, nothing happens.
+Idempotent: if the demo group exists, nothing happens. Refused unless DEBUG is on or ``--force`` is given:
+the demo account's password is published, so it has no place on a server facing the world.
 """
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from ledger import demo, services
@@ -16,7 +18,20 @@ from ledger.models import Group
 class Command(BaseCommand):
     help = "Create the demo account (demo / demo-sczmj), the group 周五麻将 and a session of a dozen hands."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Load the demo even with DEBUG off (its password is public: never on a real server).",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError(
+                f"Refusing to load the demo with DEBUG off: it creates the superuser {demo.USERNAME} "
+                f"with the published password {demo.PASSWORD}. Set DJANGO_DEBUG=1 (development) "
+                "or pass --force."
+            )
         if Group.objects.filter(name=demo.GROUP, memberships__user__username=demo.USERNAME).exists():
             self.stdout.write(f"The demo group {demo.GROUP} is already there (log in as {demo.USERNAME}).")
             return
