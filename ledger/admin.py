@@ -56,6 +56,11 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ("group",)
     search_fields = ("name",)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        # Chosen when the player is added, never changed: moving a player would carry his seats, points and
+        # wins into another group's standings and statistics.
+        return () if obj is None else ("group",)
+
 
 class SessionSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = SessionSeat

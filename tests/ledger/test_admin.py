@@ -50,3 +50,22 @@ def test_history_cannot_be_added_changed_or_deleted_in_the_admin(admin_client_wi
     deleting = reverse(f"admin:{meta.app_label}_{meta.model_name}_delete", args=[row.pk])
     assert admin_client_with_data.post(deleting, {"post": "yes"}).status_code == 403
     assert model.objects.filter(pk=row.pk).exists()
+
+
+def test_a_players_group_cannot_be_changed_in_the_admin(admin_client_with_data, admin_user):
+    player = Player.objects.first()
+    own_group = player.group_id
+    other = services.group_create(actor=admin_user, name="另一组")
+    page = admin_client_with_data.get(reverse("admin:ledger_player_change", args=[player.pk]))
+    assert b'name="group"' not in page.content
+    admin_client_with_data.post(
+        reverse("admin:ledger_player_change", args=[player.pk]),
+        {"name": "改名", "group": other.pk, "user": ""},
+    )
+    player.refresh_from_db()
+    assert (player.name, player.group_id) == ("改名", own_group)  # the rest of the form still saves
+
+
+def test_a_new_players_group_is_chosen_in_the_admin(admin_client_with_data):
+    page = admin_client_with_data.get(reverse("admin:ledger_player_add"))
+    assert b'name="group"' in page.content
