@@ -76,6 +76,9 @@ def test_coin_columns_appear_when_the_session_has_coins(api, owner, group):
         coins={"room_coefficient": 10, "starting_balances": [100, 100, 100, 100]},
     )
     services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
-    header, first, _ = rows_of(export(api, session))
+    services.round_record(actor=owner, session=session, body=DIRECT_KONG)
+    header, first, second, total = rows_of(export(api, session))
     assert header[-4:] == [f"{name} 游戏币 coins" for name in ("小王", "小李", "阿美", "老张")]
     assert first[-4:] == ["-50", "150", "-50", "-50"]
+    assert second[-4:] == ["0", "-20", "20", "0"]
+    assert total[4:] == ["-5", "13", "-3", "-5", "0", "-50", "130", "-30", "-50"]  # points, house, coins
