@@ -476,6 +476,15 @@ def score_hand(
             "A robbed kong is not a win after a kong: after_kong cannot be combined with robbing_kong.",
             "抢杠胡不能同时是杠上花或杠上炮。",
         )
+    if situation & AFTER_KONG and how is WinBy.SELF_DRAW and all(meld.size == 3 for meld in meld_list):
+        # 杠上花 is the replacement tile of one's own kong, which then stands among the melds; on a discard
+        # (杠上炮) the kong is the discarder's, so the winner's melds say nothing.
+        raise EngineError(
+            "after_kong",
+            "杠上花 is a self-draw after one's own kong, but the melds hold no kong: add the kong or untick "
+            "after_kong.",
+            "杠上花是自己开杠后摸牌自摸，但副露中没有杠：请补上那个杠，或取消“杠上开花”。",
+        )
     void = read_void_suit(void_suit)
     return score_held(scoring_for(table_rules), held, situation, heavenly, void)
 

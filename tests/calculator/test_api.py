@@ -134,6 +134,12 @@ def test_a_self_draw_after_a_kong_adds_gang_shang_hua(client):
     )
 
 
+def test_gang_shang_hua_without_a_kong_in_the_melds_is_a_400_on_after_kong(client):
+    body = {**FULL_FLUSH, "win_by": "self_draw", "after_kong": True}
+    status, result = post(client, SCORE, body)
+    assert (status, result["field"]) == (400, "after_kong")
+
+
 def test_the_cap_lowers_points_but_not_fan(client):
     body = {"concealed": "1122444455779m", "win_tile": "9m", "rules": {"cap_multiplier": 8}}
     status, result = post(client, SCORE, body)

@@ -6,6 +6,8 @@ from calculator.engine import score_hand
 
 PLAIN = ("234p456p7p345s789s", "7p")  # 平胡, 1 fan, a 1 and a 9 in it, no melds
 MIDDLE = ("234p456p7p345s678s", "7p")  # 平胡 with no 1 and no 9
+KONG_DRAW = {"melds": ({"kind": "kong_concealed", "tile": "5s"},), "win_by": "self_draw", "after_kong": True}
+AFTER_KONG = ("234p456p7p789s", "7p")  # PLAIN with its 345s made a 5s kong: 杠上花 needs one's own kong
 CONCEALED_KONG_5S = ({"kind": "kong_concealed", "tile": "5s"},)
 PUNG_2P = ({"kind": "pung", "tile": "2p"},)
 FOUR_MELDS = (
@@ -21,12 +23,8 @@ def extras(result):
 
 
 CASES = [
-    pytest.param(
-        PLAIN, {"win_by": "self_draw", "after_kong": True}, {}, {"gang_shang_hua": 1}, id="gang-shang-hua"
-    ),
-    pytest.param(
-        PLAIN, {"win_by": "self_draw", "after_kong": True}, {"gang_shang_hua_fan": 0}, {}, id="ghua-off"
-    ),
+    pytest.param(AFTER_KONG, KONG_DRAW, {}, {"gang_shang_hua": 1}, id="gang-shang-hua"),
+    pytest.param(AFTER_KONG, KONG_DRAW, {"gang_shang_hua_fan": 0}, {}, id="ghua-off"),
     pytest.param(PLAIN, {"win_by": "self_draw"}, {}, {}, id="self-draw-alone-is-not-gang-shang-hua"),
     pytest.param(PLAIN, {"after_kong": True}, {}, {"gang_shang_pao": 1}, id="gang-shang-pao"),
     pytest.param(PLAIN, {"after_kong": True}, {"gang_shang_pao_fan": 0}, {}, id="gang-shang-pao-off"),
@@ -58,8 +56,8 @@ CASES = [
         id="a-robbed-kong-on-the-last-tile-is-not-hai-di",
     ),
     pytest.param(
-        PLAIN,
-        {"win_by": "self_draw", "after_kong": True, "last_tile": True},
+        AFTER_KONG,
+        {**KONG_DRAW, "last_tile": True},
         {"hai_di": True},
         {"gang_shang_hua": 1, "hai_di_lao_yue": 1},
         id="gang-shang-hua-and-hai-di-together",
@@ -74,7 +72,7 @@ CASES = [
 def test_extra_fan_applies_where_its_situation_and_option_say(hand, situation, rules, expected):
     result = score_hand(*hand, **situation, rules=rules)
     assert extras(result) == expected
-    assert result.fan == 1 + sum(expected.values())
+    assert result.fan == 1 + result.gen + sum(expected.values())
 
 
 def test_rule_book_example_12_gang_shang_hua_with_a_concealed_kong():
@@ -155,5 +153,5 @@ def test_di_hu_is_accepted_on_a_discard():
 
 
 def test_situational_extras_add_to_tian_hu():
-    result = score_hand(*PLAIN, win_by="self_draw", after_kong=True, tian_hu=True)
-    assert (result.pattern.key, extras(result), result.fan) == ("tian_hu", {"gang_shang_hua": 1}, 7)
+    result = score_hand(*AFTER_KONG, **KONG_DRAW, tian_hu=True)
+    assert (result.pattern.key, extras(result), result.fan) == ("tian_hu", {"gang_shang_hua": 1}, 8)

@@ -59,12 +59,29 @@ SCORE_CASES = [
     pytest.param(
         {"win_by": "robbing_kong", "after_kong": True}, "after_kong", "robbing", id="robbing-after-kong"
     ),
+    pytest.param(
+        {"win_by": "self_draw", "after_kong": True},
+        "after_kong",
+        "no kong",
+        id="gang-shang-hua-without-a-kong",
+    ),
+    pytest.param(
+        {"win_by": "self_draw", "after_kong": True, "concealed": "234p456p7p789s", "melds": [PUNG]},
+        "after_kong",
+        "no kong",
+        id="gang-shang-hua-with-only-a-pung",
+    ),
     pytest.param({"void_suit": "z"}, "void_suit", "m, p, s", id="unknown-void-suit"),
     pytest.param({"void_suit": 1}, "void_suit", "m, p, s", id="void-suit-a-number"),
     pytest.param({"rules": {"preset": "tokyo"}}, "rules.preset", "tokyo", id="unknown-preset"),
     pytest.param({"rules": {"cap_multiplier": 10}}, "rules.cap_multiplier", "power of two", id="bad-cap"),
     pytest.param({"rules": ["chengdu"]}, "rules", "object", id="rules-not-an-object"),
 ]
+
+
+def test_gang_shang_pao_needs_no_kong_of_the_winner():
+    """杠上炮: the kong was the discarder's, so the winner's melds need not hold one."""
+    assert score_hand(**GOOD, after_kong=True).extras[0].key == "gang_shang_pao"
 
 
 @pytest.mark.parametrize(("changes", "field", "words"), SCORE_CASES)

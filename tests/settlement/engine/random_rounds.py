@@ -116,7 +116,8 @@ class Builder:
     events: list[dict[str, Any]] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     escaped: list[int] = field(default_factory=list)
-    last_kong: tuple[int, bool] | None = None  # (maker, direct) of the event just before
+    last_kong: tuple[int, str] | None = None  # (maker, kind) of the event just before
+    kongs: list[int] = field(default_factory=lambda: [0] * len(SEATS))  # a hand holds at most 4
     last_tile: bool = False
     finished: bool = False
 
@@ -132,7 +133,11 @@ class Builder:
         self.last_kong = None
 
     def kong(self) -> None:
-        maker = self.rng.choice(self.active)
+        makers = [seat for seat in self.active if self.kongs[seat] < 4]
+        if not makers:
+            return
+        maker = self.rng.choice(makers)
+        self.kongs[maker] += 1
         kind = self.rng.choice(("direct", "added", "concealed"))
         event: dict[str, Any] = {"type": "kong", "player": maker, "kind": kind}
         if kind == "direct":
@@ -144,7 +149,7 @@ class Builder:
             self.wall.take([tile] * 4)
             event["tile"] = tile_name(tile)
         self.add(event)
-        self.last_kong = (maker, kind == "direct")
+        self.last_kong = (maker, kind)
 
     def winner_entry(self, seat: int, by_tiles: bool) -> dict[str, Any]:
         if by_tiles:
@@ -163,11 +168,17 @@ class Builder:
                 "type": "win",
                 "from": None,
                 "after_kong": after_kong,
-                "winners": [self.winner_entry(winner, self.rng.random() < 0.5)],
+                # a 杠上花 hand as tiles would need the kong among its melds: such a winner gives his fan
+                "winners": [self.winner_entry(winner, not after_kong and self.rng.random() < 0.5)],
             }
             won = [winner]
         else:
-            discarder = self.rng.choice(self.active)
+            # a robbed kong is not itself a kong event: nobody robs the added kong just entered
+            just_added = self.last_kong[0] if self.last_kong and self.last_kong[1] == "added" else None
+            discarders = [seat for seat in self.active if how != "robbing" or seat != just_added]
+            if not discarders:
+                return
+            discarder = self.rng.choice(discarders)
             others = [seat for seat in self.active if seat != discarder]
             claimants = self.rng.sample(others, self.rng.choice((1, 1, 1, 2)) if len(others) > 1 else 1)
             after_kong = (
