@@ -54,6 +54,17 @@ def test_statistics_count_wins_self_draws_deal_ins_and_the_biggest_hand(group, p
     assert column(stats, "kong_points") == [-1, 0, 2, -1]
 
 
+def test_a_discard_won_by_three_is_three_deal_ins(owner, group, session):
+    three = {
+        "dealer": 0,
+        "events": [{"type": "win", "from": 0, "winners": [{"player": p, "fan": 1} for p in (1, 2, 3)]}],
+    }
+    services.round_record(actor=owner, session=session, body=three)
+    stats = by_name(selectors.group_statistics(group))
+    assert column(stats, "dealt_in") == [3, 0, 0, 0]
+    assert column(stats, "hands_won") == [0, 1, 1, 1]
+
+
 def test_statistics_follow_corrections_and_voids(owner, group, played):
     services.round_correct(actor=owner, round_=played["multi"], body=DIRECT_KONG)
     services.round_void(actor=owner, round_=played["self_draw"])
