@@ -59,11 +59,18 @@
     ended = end !== null;
   });
 
-  // A panel opened by hand stays open when the board is re-rendered.
+  // A panel opened by hand stays open when the board is re-rendered. A panel the server opened (座位与规则
+  // before anything is recorded) fires a toggle of its own when parsed, depending on timing before or
+  // after this script: that one is not the player's and must not keep the panel open for the evening.
   const opened = new Set();
+  const parsedOpen = new WeakSet(document.querySelectorAll("details[data-keep-open][open]"));
   document.addEventListener("toggle", function (event) {
     const key = event.target.dataset && event.target.dataset.keepOpen;
     if (!key) return;
+    if (parsedOpen.has(event.target)) {
+      parsedOpen.delete(event.target);
+      if (event.target.open) return;
+    }
     if (event.target.open) opened.add(key); else opened.delete(key);
   }, true);
   document.addEventListener("htmx:load", function (event) {

@@ -201,3 +201,17 @@ def test_the_end_card_comes_into_view_when_the_hand_ends(phone_page: Page, live_
         record.click()
     expect(page.locator(".endcard")).to_be_in_viewport()
     expect(page.locator("button[name='action'][value='next']")).to_be_in_viewport()
+
+
+def test_the_setup_open_on_arrival_closes_once_play_starts(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/round/")
+    setup = page.locator("details.setup")
+    expect(setup).to_have_attribute("open", "")
+    choose(page, "ev_type", "kong")
+    expect(page.locator(".step--kong")).to_be_visible()
+    expect(setup).not_to_have_attribute("open", "")
+    setup.locator("summary").click()
+    choose(page, "kong_player", "1")
+    expect(page.locator("input[name='kong_player'][value='1']")).to_be_checked()
+    expect(setup).to_have_attribute("open", "")
