@@ -145,13 +145,14 @@ def check_size(
     total = len(concealed) + 3 * len(melds) + extra
     if total in sizes:
         return
-    expected = " or ".join(str(size - 3 * len(melds) - extra) for size in sizes)
+    counts = [str(size - 3 * len(melds) - extra) for size in sizes]
+    expected, expected_zh = " or ".join(counts), " 或 ".join(counts)
     with_melds = f" with {len(melds)} meld(s)" if melds else ""
     with_melds_zh = f"有 {len(melds)} 组碰杠时" if melds else ""
     raise EngineError(
         "concealed",
         f"The concealed tiles must be {expected}{with_melds}; got {len(concealed)}.",
-        f"{with_melds_zh}手牌应为 {expected} 张，收到 {len(concealed)} 张。",
+        f"{with_melds_zh}手牌应为 {expected_zh} 张，收到 {len(concealed)} 张。",
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from .errors import EngineError
 from .fan import ScoreResult, score_hand
 from .rules import DEFAULT_RULES, Rules
+from .tiles import json_kind
 from .waits import WaitsResult, find_waits
 
 SCORE_FIELDS = frozenset(
@@ -55,7 +56,7 @@ def waits_from_payload(payload: object) -> WaitsResult:
 def request_object(payload: object, allowed: Collection[str], required: Collection[str]) -> dict[str, Any]:
     """The body as a dict of known keys, or an EngineError naming the first field that is wrong."""
     if not isinstance(payload, Mapping):
-        kind, kind_zh = _JSON_KINDS.get(type(payload), ("something else", "其他内容"))
+        kind, kind_zh = json_kind(payload)
         raise EngineError(
             "body",
             f"The body must be a JSON object of named fields; got {kind}.",
@@ -103,14 +104,3 @@ def rules_from(raw: object) -> Rules:
 @lru_cache(maxsize=256)
 def _cached_rules(key: str) -> Rules:
     return Rules.from_dict(json.loads(key))
-
-
-# JSON kinds in words, for "the body must be an object; got an array".
-_JSON_KINDS: Mapping[type, tuple[str, str]] = {
-    type(None): ("null", "null"),
-    bool: ("a boolean", "布尔值"),
-    int: ("a number", "数字"),
-    float: ("a number", "数字"),
-    str: ("a string", "字符串"),
-    list: ("an array", "数组"),
-}

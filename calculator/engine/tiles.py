@@ -101,10 +101,27 @@ def parse_tiles(value: object, field: str = "concealed") -> tuple[int, ...]:
     raise EngineError(
         field,
         f"{field} must be tiles written as a string such as '123m456p' or a list such as ['1m', '2m']; "
-        f"got {type(value).__name__}.",
+        f"got {json_kind(value)[0]}.",
         f"{field} 必须是牌的字符串（如 '123m456p'）或牌的列表（如 ['1m', '2m']），"
-        f"收到的是 {type(value).__name__}。",
+        f"收到的是{json_kind(value)[1]}。",
     )
+
+
+def json_kind(value: object) -> tuple[str, str]:
+    """What kind of JSON value ``value`` is, in English and Chinese: "got a number", "收到的是数字"."""
+    return _JSON_KINDS.get(type(value), ("something else", "其他内容"))
+
+
+# JSON kinds in words, for "the body must be an object; got an array".
+_JSON_KINDS: dict[type, tuple[str, str]] = {
+    type(None): ("null", "null"),
+    bool: ("a boolean", "布尔值"),
+    int: ("a number", "数字"),
+    float: ("a number", "数字"),
+    str: ("a string", "字符串"),
+    list: ("an array", "数组"),
+    dict: ("an object", "对象"),
+}
 
 
 @lru_cache(maxsize=4096)

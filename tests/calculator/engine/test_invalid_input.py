@@ -1,9 +1,13 @@
 """Malformed input to score_hand / find_waits is an EngineError naming the field, never a crash."""
 
+import re
+
 import pytest
 
 from calculator.engine import EngineError, find_waits, score_hand
 
+# English words that are no field name, value or JSON literal: none may appear in a Chinese message.
+ENGLISH = re.compile(r"\b(or|and|with|got|must|be|the|of|is|not|int|str|float|list|dict|NoneType)\b")
 GOOD = {"concealed": "234p456p7p345s789s", "win_tile": "7p"}
 PUNG = {"kind": "pung", "tile": "5p"}
 
@@ -91,6 +95,7 @@ def test_score_hand_names_the_bad_field(changes, field, words):
     assert caught.value.field == field
     assert words in caught.value.message
     assert caught.value.message_zh and caught.value.message_zh != caught.value.message
+    assert not ENGLISH.search(caught.value.message_zh), caught.value.message_zh
 
 
 @pytest.mark.parametrize(
@@ -100,6 +105,7 @@ def test_score_hand_names_the_bad_field(changes, field, words):
         pytest.param({"concealed": "123m456m789m11m2345m"}, "concealed", "13 or 14", id="fifteen-tiles"),
         pytest.param({"concealed": "11111m456m789m23m"}, "concealed", "fifth 1m", id="fifth-copy"),
         pytest.param({"concealed": {"tiles": "1m"}}, "concealed", "must be tiles", id="concealed-an-object"),
+        pytest.param({"concealed": 5}, "concealed", "got a number", id="concealed-a-number"),
         pytest.param({"melds": [{"kind": "pung", "tile": "x"}]}, "melds[0].tile", "'x'", id="meld-tile-bad"),
         pytest.param({"void_suit": "mp"}, "void_suit", "m, p, s", id="void-suit-two-letters"),
         pytest.param(
@@ -112,6 +118,7 @@ def test_find_waits_names_the_bad_field(changes, field, words):
         find_waits(**{"concealed": "1122334455667m", **changes})
     assert caught.value.field == field
     assert words in caught.value.message
+    assert not ENGLISH.search(caught.value.message_zh), caught.value.message_zh
 
 
 def test_an_error_becomes_the_api_body():
