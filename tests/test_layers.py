@@ -1,7 +1,8 @@
 """The engines are pure Python: no web framework, and a lower layer never imports an upper one.
 
 ARCHITECTURE.md: calculator.engine imports nothing of the project outside itself; settlement.engine may
-import calculator.engine; neither imports Django, DRF, django-htmx or ledger.
+import calculator.engine; neither imports Django, DRF, django-htmx or ledger. Across the apps: nothing
+outside ``ledger/`` and ``tests/`` imports ledger, and calculator never imports settlement.
 """
 
 import ast
@@ -69,4 +70,63 @@ def test_the_scan_catches_framework_and_upper_layer_imports(tmp_path):
         "calculator/engine/bad.py imports django.db",
         "calculator/engine/bad.py imports ledger",
         "calculator/engine/bad.py imports rest_framework",
+    ]
+
+
+# Folders whose files are not the product (the virtualenv, build output) or may import anything (tests).
+NOT_SCANNED = {".venv", "tests", "node_modules", "staticfiles", "static", "build"}
+# The ledger's own benchmark measures it from outside, as a test would: its one allowed importer.
+LEDGER_IMPORTERS = {"bench/bench_ledger.py"}
+APP_RULES = (
+    # (folder that must not import, the forbidden package, files allowed to anyway)
+    ("", "ledger", LEDGER_IMPORTERS),
+    ("calculator", "settlement", set()),
+)
+
+
+def project_files(root: Path, folder: str) -> list[Path]:
+    """The Python files under ``folder`` (the whole project for ""), without walking the virtualenv."""
+    tops = [root / folder] if folder else [top for top in root.iterdir() if top.name not in NOT_SCANNED]
+    return sorted(
+        path
+        for top in tops
+        for path in (top.rglob("*.py") if top.is_dir() else [top] if top.suffix == ".py" else [])
+    )
+
+
+def cross_app_imports(root: Path) -> list[str]:
+    """Every import that breaks APP_RULES, as "file imports module"."""
+    found = []
+    for folder, forbidden, allowed in APP_RULES:
+        for path in project_files(root, folder):
+            name = path.relative_to(root).as_posix()
+            if name.startswith(f"{forbidden}/") or name in allowed:
+                continue
+            found += [
+                f"{name} imports {module}"
+                for module in sorted(imported_modules(root, path))
+                if module.split(".")[0] == forbidden
+            ]
+    return found
+
+
+def test_nothing_outside_ledger_imports_it_and_calculator_never_imports_settlement():
+    assert cross_app_imports(ROOT) == []
+
+
+def test_the_cross_app_scan_catches_ledger_and_settlement_imports(tmp_path):
+    for name, text in {
+        "calculator/views.py": "from settlement.engine import settle_round\n",
+        "settlement/api.py": "from ledger.models import Session\n",
+        "sczmj_site/urls.py": "import ledger.urls\n",
+        "ledger/api.py": "from settlement.engine import settle_round\n",
+        "tests/ledger/test_api.py": "from ledger import models\n",
+        "settlement/views.py": "from calculator.engine import score_hand\n",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert cross_app_imports(tmp_path) == [
+        "sczmj_site/urls.py imports ledger.urls",
+        "settlement/api.py imports ledger.models",
+        "calculator/views.py imports settlement.engine",
     ]
