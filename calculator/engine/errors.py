@@ -12,10 +12,11 @@ class EngineError(ValueError):
     """Invalid input to an engine: the field it concerns and a player-readable message (en and zh)."""
 
     def __init__(self, field: str, message: str, message_zh: str | None = None, *, event: int | None = None):
+        message = _encodable(message)
         super().__init__(message)
-        self.field = field
+        self.field = _encodable(field)
         self.message = message
-        self.message_zh = message_zh or message
+        self.message_zh = _encodable(message_zh) if message_zh else message
         self.event = event
 
     def localized(self, language: str) -> str:
@@ -37,3 +38,9 @@ class EngineError(ValueError):
         if self.event is not None:
             body["event"] = self.event
         return body
+
+
+def _encodable(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a lone surrogate echoed from the input becomes its ``\\udXXX``
+    escape, so no page, response or log line fails to encode the message."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
