@@ -125,3 +125,18 @@ def test_an_error_becomes_the_api_body():
     with pytest.raises(EngineError) as caught:
         score_hand(**{**GOOD, "win_by": "tsumo"})
     assert caught.value.to_dict()["field"] == "win_by"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(lambda: score_hand(**{**GOOD, "concealed": "12\ud800m"}), id="surrogate-in-tiles"),
+        pytest.param(lambda: score_hand(**{**GOOD, "win_by": "\udfff"}), id="surrogate-in-a-choice"),
+    ],
+)
+def test_an_error_echoing_a_lone_surrogate_can_always_be_encoded(call):
+    with pytest.raises(EngineError) as caught:
+        call()
+    for text in (caught.value.field, caught.value.message, caught.value.message_zh, str(caught.value)):
+        text.encode("utf-8")
+    assert "\\ud" in caught.value.message
