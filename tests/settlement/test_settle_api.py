@@ -196,6 +196,31 @@ DRAW = {
             0,
             id="after-kong-a-string",
         ),
+        pytest.param(
+            with_events(
+                {"type": "win", "from": None, "junk": "x", "winners": [{"player": 1, "fan": 4, "zzz": 1}]}
+            ),
+            0,
+            id="unknown-keys-in-an-event",
+        ),
+        pytest.param(
+            with_events({"type": "win", "from": None, "winners": [{"player": 1, "fan": 4, "zzz": 1}]}),
+            0,
+            id="an-unknown-key-in-a-winner",
+        ),
+        pytest.param(
+            with_events(*[{"type": "kong", "player": 0, "kind": "concealed"}] * 9),
+            4,
+            id="nine-concealed-kongs-by-one-player",
+        ),
+        pytest.param(
+            with_events(
+                {"type": "kong", "player": 1, "kind": "added", "tile": "5m"},
+                {"type": "win", "from": 1, "robbing_kong": True, "winners": [{"player": 2, "fan": 1}]},
+            ),
+            1,
+            id="a-robbed-kong-recorded-as-a-kong",
+        ),
     ],
 )
 def test_an_impossible_event_is_a_400_naming_its_index(client, body, event):
