@@ -2,9 +2,11 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
 from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import ErrorDetail, Throttled
+from rest_framework.exceptions import ErrorDetail, NotAuthenticated, PermissionDenied, Throttled
 
 from calculator.engine.errors import EngineError
 from sczmj_site.api_errors import exception_handler, validation_body
@@ -131,3 +133,19 @@ def test_a_validation_error_gets_chinese_for_drf_messages():
 def test_a_ledger_serializer_error_carries_chinese(member):
     body = assert_shape(member.post("/api/v1/groups/", {}, content_type="application/json"), 400, "name")
     assert has_chinese(body["detail_zh"])
+
+
+@pytest.mark.parametrize(
+    ("exc", "status", "field", "zh"),
+    [
+        pytest.param(DjangoPermissionDenied(), 403, "permission", "没有权限", id="django-permission-denied"),
+        pytest.param(PermissionDenied(), 403, "permission", "没有权限", id="drf-permission-denied"),
+        pytest.param(Http404("No Session matches the given query."), 404, "path", "找不到", id="http404"),
+        pytest.param(NotAuthenticated(), 401, "credentials", "身份认证信息未提供", id="not-authenticated"),
+    ],
+)
+def test_the_handler_shapes_django_and_drf_refusals(exc, status, field, zh):
+    response = exception_handler(exc, {})
+    assert (response.status_code, response.data["field"]) == (status, field)
+    assert zh in response.data["detail_zh"]
+    assert "Session" not in response.data["detail"]
