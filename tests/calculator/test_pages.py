@@ -191,17 +191,17 @@ def test_the_options_come_from_the_rules_table(client):
 @pytest.mark.parametrize(
     ("fields", "expected", "absent"),
     [
-        pytest.param({"win_by": "self_draw"}, "自摸加底 +1：每家实付 17", None, id="self_draw_adds_one_base"),
+        pytest.param({"win_by": "self_draw"}, "自摸加底 +1：每家实付 9", None, id="self_draw_adds_one_base"),
         pytest.param(
             {"win_by": "self_draw", "rule_base_points": "2"},
-            "自摸加底 +2：每家实付 34",
+            "自摸加底 +2：每家实付 18",
             None,
             id="the_bonus_is_one_base",
         ),
-        pytest.param({"win_by": "discard"}, "16 分／每家", "自摸加底", id="no_bonus_on_a_discard"),
+        pytest.param({"win_by": "discard"}, "8 分／每家", "自摸加底", id="no_bonus_on_a_discard"),
         pytest.param(
             {"win_by": "self_draw", "rule_zimo_bonus": "none"},
-            "16 分／每家",
+            "8 分／每家",
             "自摸加底",
             id="bonus_turned_off",
         ),
@@ -209,7 +209,7 @@ def test_the_options_come_from_the_rules_table(client):
 )
 def test_a_self_draw_says_what_each_payer_really_pays(client, fields, expected, absent):
     """RULES.md 4: 自摸加底 is added after the fan; the score API's points leave it out, the page must not."""
-    hand = {"concealed": "2344445678s", "win_tile": "8s", "melds": "碰9s", "after_kong": "on"}
+    hand = {"concealed": "2344445678s", "win_tile": "8s", "melds": "碰9s"}  # 清一色 3 + 1根: 4 fan ×8
     text = text_of(client.post("/", {**hand, **fields}, **HTMX))
     assert expected in text
     if absent:

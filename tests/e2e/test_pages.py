@@ -192,13 +192,14 @@ def test_the_end_card_comes_into_view_when_the_hand_ends(phone_page: Page, live_
     page = phone_page
     page.goto(f"{live_server.url}/round/")
     record = page.locator("button[name='action'][value='add']")
-    for winners, how in ((("1", "2"), "discard:0"), (("3",), "self_draw")):
+    for recorded, (winners, how) in enumerate(((("1", "2"), "discard:0"), (("3",), "self_draw")), start=1):
         choose(page, "ev_type", "win")
         for seat in winners:
             tick(page, f"winner_{seat}")
         choose(page, "win_how", how)
         expect(page.locator(".preview")).to_be_visible()
         record.click()
+        expect(page.locator(".events .event")).to_have_count(recorded)
     expect(page.locator(".endcard")).to_be_in_viewport()
     expect(page.locator("button[name='action'][value='next']")).to_be_in_viewport()
 
