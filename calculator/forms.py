@@ -174,14 +174,17 @@ def parse_melds(text: str) -> tuple[Meld, ...]:
 
 
 def _whole_number(raw: str) -> Any:
-    """Digits become a number; anything else goes to the engine as typed, for its own message."""
-    return int(raw) if raw.isdigit() else raw
+    """Digits become a number; anything else goes to the engine as typed, for its own message.
+
+    ASCII digits only, and few of them: "²".isdigit() is true but int("²") fails, and int() refuses
+    strings of more than 4,300 digits."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else raw
 
 
 def _json_or_text(raw: str) -> Any:
     try:
         return json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: hostile, deeply nested input
         return raw
 
 

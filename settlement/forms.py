@@ -52,10 +52,16 @@ class FormProblem(ValueError):
         self.message = message
 
 
+def is_small_whole_number(text: str) -> bool:
+    """ASCII digits only, and few of them: "²".isdigit() is true but int("²") fails, and int() refuses
+    strings of more than 4,300 digits."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _json_list(raw: str, length: int | None = None) -> list[Any]:
     try:
         value = json.loads(raw) if raw else []
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a hostile, deeply nested hidden field
         value = []
     if not isinstance(value, list) or (length is not None and len(value) != length):
         return []
@@ -68,7 +74,7 @@ def _seat(raw: Any) -> int | None:
 
 def _count(raw: Any, default: int = 0) -> int:
     text = str(raw or "").strip()
-    return int(text) if text.isdigit() else default
+    return int(text) if is_small_whole_number(text) else default
 
 
 @dataclass(frozen=True, slots=True)

@@ -267,7 +267,7 @@ def end_reason(result: Mapping[str, Any], names: Sequence[str]) -> str:
 def _notes_of(note: str) -> list[str]:
     try:
         value = json.loads(note) if note else []
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     return [str(item) for item in value] if isinstance(value, list) else []
 

@@ -267,3 +267,18 @@ def test_a_wait_that_makes_a_gen_says_so(client, headers, gen_wait, plain_wait):
     text = text_of(client.post("/", {"mode": "waits", "concealed": "1112345678999m"}, **HTMX, **headers))
     assert text.count(gen_wait) == 2
     assert text.count(plain_wait) == 7
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        pytest.param({"rule_base_points": "²"}, id="superscript-digit"),
+        pytest.param({"rule_base_points": "9" * 5000}, id="five-thousand-digits"),
+        pytest.param({"rule_pattern_fan": "[" * 100_000 + "]" * 100_000}, id="deeply-nested-json"),
+    ],
+)
+def test_hostile_option_values_get_a_message_never_a_500(client, fields):
+    hand = {"concealed": "11s333s222s456s99s", "win_tile": "9s"}
+    assert client.post("/", {**hand, **fields}, **HTMX).status_code == 200
+    assert client.post("/", {**hand, **fields}).status_code == 400
+    assert client.get("/", {**hand, **fields}).status_code in {200, 400}

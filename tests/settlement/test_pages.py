@@ -182,6 +182,7 @@ def test_the_round_page_speaks_english(client):
         pytest.param("not json", id="not_json"),
         pytest.param('{"type": "kong"}', id="not_a_list"),
         pytest.param('[{"type": "kong", "player": 9, "kind": "concealed"}]', id="bad_seat"),
+        pytest.param("[" * 100_000 + "]" * 100_000, id="deeply_nested"),
     ],
 )
 def test_a_tampered_round_never_crashes(client, events):
@@ -354,3 +355,17 @@ def test_one_payer_paying_several_the_same_is_one_sentence(table):
 def test_one_discard_two_winners_of_the_same_fan_is_one_sentence(table):
     record(table, EAST_FEEDS_SOUTH_AND_WEST)
     assert "胡 东 付 南、西 各 1" in text_of(table.response)
+
+
+@pytest.mark.parametrize(
+    "value", [pytest.param("²", id="superscript-digit"), pytest.param("9" * 5000, id="huge")]
+)
+@pytest.mark.parametrize("field", ["hand_number", "gen_1", "tiles_left", "drawfan_0"])
+def test_a_hostile_number_in_any_box_never_crashes(table, field, value):
+    assert table.post(action="add", ev_type="escape", escape_player="1", **{field: value}).status_code < 500
+    assert (
+        table.post(
+            action="preview", ev_type="win", winner_1="on", win_how="self", **{field: value}
+        ).status_code
+        < 500
+    )
