@@ -17,17 +17,34 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from calculator.engine.errors import EngineError
 
-# DRF's refusals: the field they concern and fixed messages. A fixed 404 message also keeps the model's
-# name ("No Session matches the given query.") out of the answer.
-REFUSALS: Mapping[type[exceptions.APIException], tuple[str, str | None, str]] = {
-    exceptions.NotAuthenticated: ("credentials", None, "未登录：身份认证信息未提供。"),
-    exceptions.AuthenticationFailed: ("credentials", None, "身份认证失败：用户名、密码或令牌不正确。"),
-    exceptions.PermissionDenied: ("permission", None, "没有权限执行此操作。"),
+# DRF's refusals: the field they concern and fixed messages, English and Chinese. DRF words its own in the
+# request's language and a 404 names the model ("No Session matches the given query."): neither belongs in
+# ``detail``, which is English like every other ``detail``.
+REFUSALS: Mapping[type[exceptions.APIException], tuple[str, str, str]] = {
+    exceptions.NotAuthenticated: (
+        "credentials",
+        "Authentication credentials were not provided.",
+        "未登录：身份认证信息未提供。",
+    ),
+    exceptions.AuthenticationFailed: (
+        "credentials",
+        "The credentials are not valid (user name, password or token).",
+        "身份认证失败：用户名、密码或令牌不正确。",
+    ),
+    exceptions.PermissionDenied: (
+        "permission",
+        "You do not have permission to perform this action.",
+        "没有权限执行此操作。",
+    ),
     exceptions.NotFound: ("path", "Not found.", "找不到该对象。"),
-    exceptions.MethodNotAllowed: ("method", None, "方法不允许。"),
-    exceptions.NotAcceptable: ("accept", None, "无法提供 Accept 请求头要求的格式。"),
-    exceptions.UnsupportedMediaType: ("content_type", None, "不支持的媒体类型：请用 JSON。"),
-    exceptions.Throttled: ("body", None, "请求太频繁，请稍后再试。"),
+    exceptions.MethodNotAllowed: ("method", "This method is not allowed here.", "方法不允许。"),
+    exceptions.NotAcceptable: ("accept", "Only JSON can be answered.", "只能以 JSON 应答。"),
+    exceptions.UnsupportedMediaType: (
+        "content_type",
+        "Unsupported media type: send JSON (application/json).",
+        "不支持的媒体类型：请用 JSON。",
+    ),
+    exceptions.Throttled: ("body", "Too many requests: try again later.", "请求太频繁，请稍后再试。"),
 }
 
 # DRF's validation messages by code, in Chinese (the serializers add no messages of their own).
@@ -84,12 +101,14 @@ def error_body(field: str, message: str, message_zh: str | None = None) -> dict[
 
 
 def refusal_body(exc: exceptions.APIException, data: Any) -> dict[str, Any]:
-    """A DRF refusal (401, 403, 404, 405, ...) in the one shape, with its Chinese where it is a known one."""
-    message = str(data.get("detail", exc.default_detail)) if isinstance(data, Mapping) else str(data)
-    for kind, (field, fixed, message_zh) in REFUSALS.items():
+    """A DRF refusal (401, 403, 404, 405, ...) in the one shape, with fixed English and Chinese. A refusal
+    worded by the project itself (``PermissionDenied("Your role ...")``) keeps its own words."""
+    message = str(data.get("detail", "")) if isinstance(data, Mapping) else str(data)
+    for kind, (field, english, chinese) in REFUSALS.items():
         if isinstance(exc, kind):
-            return error_body(field, fixed or message, message_zh)
-    return error_body("body", message)
+            own = kind is exceptions.PermissionDenied and message and message != str(kind.default_detail)
+            return error_body(field, message if own else english, chinese)
+    return error_body("body", message or str(exc.default_detail))
 
 
 def _as_api_exception(exc: Exception) -> exceptions.APIException:

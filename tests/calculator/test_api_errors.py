@@ -92,8 +92,9 @@ REFUSALS = [
 @pytest.mark.parametrize(("method", "url", "who", "status", "field", "zh"), REFUSALS)
 def test_drf_refusals_come_in_the_one_shape(request, method, url, who, status, field, zh):
     client = request.getfixturevalue(who) if who else Client()
-    body = assert_shape(getattr(client, method)(url), status, field)
+    body = assert_shape(getattr(client, method)(url, HTTP_ACCEPT_LANGUAGE="zh-hans"), status, field)
     assert zh in body["detail_zh"]
+    assert not has_chinese(body["detail"])  # detail is English whatever the request's language
     assert "matches the given query" not in body["detail"]  # the model's name stays private
 
 
@@ -149,3 +150,9 @@ def test_the_handler_shapes_django_and_drf_refusals(exc, status, field, zh):
     assert (response.status_code, response.data["field"]) == (status, field)
     assert zh in response.data["detail_zh"]
     assert "Session" not in response.data["detail"]
+
+
+def test_a_refusal_worded_by_the_project_keeps_its_words():
+    response = exception_handler(DjangoPermissionDenied("Your role in this group does not allow this."), {})
+    assert response.data["detail"] == "Your role in this group does not allow this."
+    assert "没有权限" in response.data["detail_zh"]
