@@ -16,9 +16,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from calculator.engine.errors import EngineError
-from calculator.engine.fan import AFTER_KONG, DISCARD, EXTRAS, LAST_TILE, ROBBING, SELF_DRAW
-from calculator.engine.patterns import PATTERN_BY_KEY
-from calculator.engine.rules import Rules, TianDiHu
+from calculator.engine.fan import AFTER_KONG, DISCARD, LAST_TILE, ROBBING, SELF_DRAW, fan_of_pattern
+from calculator.engine.rules import Rules
 from calculator.forms import in_language, parse_melds, rules_payload, tile_names
 
 SEATS = (0, 1, 2, 3)
@@ -150,31 +149,17 @@ def quick_fan(
     """The final fan of a win entered with the quick picker, and its breakdown in the page's language.
 
     The API takes such a win's final fan with every fan-bearing extra already in it (RULES.md section 4),
-    so the page adds the situational extras of the engine's own table (``EXTRAS``) that the toggles turn
-    on, valued by the table's rules; extras that depend on the tiles need the tiles.
+    so the engine's ``fan_of_pattern`` adds what the toggles turn on, by the table's rules.
     """
-
-    def name(key: str) -> str:
-        return in_language(PATTERN_BY_KEY[key], language)
-
-    base = rules.pattern_value(pattern)
-    parts = [f"{name(pattern)} {base}"]
-    if tian_di and rules.tian_di_hu is TianDiHu.REPLACE:
-        base = max(base, rules.pattern_value(tian_di))
-        parts = [f"{name(tian_di)} {base}"]
-    elif tian_di and rules.tian_di_hu is TianDiHu.STACK:
-        base += rules.pattern_value(tian_di)
-        parts.append(f"{name(tian_di)} +{rules.pattern_value(tian_di)}")
+    situation = HOW_BITS[how] | (AFTER_KONG if after_kong else 0) | (LAST_TILE if last_tile else 0)
+    reported, extras, fan = fan_of_pattern(
+        rules, pattern, gen=gen, situation=situation, heavenly_key=tian_di or None
+    )
+    parts = [f"{in_language(reported, language)} {reported.fan}"]
     if gen:
         parts.append(str(_("%(gen)s gen") % {"gen": gen}))
-    situation = HOW_BITS[how] | (AFTER_KONG if after_kong else 0) | (LAST_TILE if last_tile else 0)
-    extras = [
-        (in_language(extra, language), extra.fan(rules))
-        for extra in EXTRAS
-        if extra.needs & situation == extra.needs  # extras needing facts of the tiles never match
-    ]
-    parts += [f"{label} +{fan}" for label, fan in extras if fan]
-    return base + gen + sum(fan for _label, fan in extras), " + ".join(parts)
+    parts += [f"{in_language(extra, language)} +{extra.fan}" for extra in extras]
+    return fan, " + ".join(parts)
 
 
 def _hand(data: Mapping[str, Any], prefix: str, seat: int, *, winning: bool) -> dict[str, Any] | None:

@@ -440,6 +440,27 @@ SITUATIONAL: dict[TianDiHu, _Situational] = {
 }
 
 
+def fan_of_pattern(
+    rules: Rules, pattern_key: str, *, gen: int, situation: int, heavenly_key: str | None = None
+) -> tuple[PatternScore, tuple[ExtraScore, ...], int]:
+    """The final fan of a win known only by its pattern, gen and situation (a quick entry without tiles).
+
+    The same pattern values, 天胡/地胡 handling and situational extras as ``score_hand``, so a page's quick
+    picker never keeps rules of its own; extras that depend on the tiles (金钩钓, 门清, 中张) cannot apply.
+    Returns the pattern as reported, the extras, and the fan.
+    """
+    value = rules.pattern_value(pattern_key)
+    pattern = PATTERN_BY_KEY[pattern_key]
+    choice = Choice((value - pattern.gen_inside, value, 0), pattern, value, pattern.score(value))
+    reported, situational = (
+        SITUATIONAL[rules.tian_di_hu](rules, PATTERN_BY_KEY[heavenly_key], choice)
+        if heavenly_key
+        else (choice.score, ())
+    )
+    extras = situational + scoring_for(rules).extras_for(situation)
+    return reported, extras, reported.fan + gen + sum(extra.fan for extra in extras)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The public function
 
