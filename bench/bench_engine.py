@@ -7,6 +7,7 @@ in fresh subprocesses, so nothing already imported here counts.
 
 from __future__ import annotations
 
+import gc
 import random
 import statistics
 import subprocess
@@ -82,14 +83,24 @@ def make_hands(count: int = HANDS, seed: int = SEED) -> list[Hand]:
 
 
 def median_us(calls: list[Callable[[], object]], repeat: int) -> float:
-    """The median over the calls of each call's mean time in microseconds."""
+    """The median over the calls of each call's mean time in microseconds.
+
+    The garbage collector is off while timing, as in ``timeit``: run after another bench has filled the
+    heap (``make bench`` runs the API bench first), a collection landing inside a 1 µs call would time
+    the other bench's objects, not ours.
+    """
     times = []
     clock = time.perf_counter_ns
-    for call in calls:
-        started = clock()
-        for _ in range(repeat):
-            call()
-        times.append((clock() - started) / repeat / 1000)
+    gc.collect()
+    gc.disable()
+    try:
+        for call in calls:
+            started = clock()
+            for _ in range(repeat):
+                call()
+            times.append((clock() - started) / repeat / 1000)
+    finally:
+        gc.enable()
     return statistics.median(times)
 
 
