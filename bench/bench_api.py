@@ -20,6 +20,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bench.bench_settlement import ROUND
+
 django.setup()
 
 
@@ -44,65 +46,8 @@ SCORE_BODY = json.dumps(
         "rules": {"preset": "chengdu", "cap_multiplier": 16},
     }
 )
-SETTLE_BODY = json.dumps(
-    {
-        "dealer": 0,
-        "void_suits": ["m", "p", "s", "m"],
-        "events": [
-            {"type": "kong", "player": 0, "kind": "concealed", "tile": "9s"},
-            {"type": "kong", "player": 1, "kind": "direct", "tile": "9m", "from": 2},
-            {"type": "kong", "player": 2, "kind": "added", "tile": "7p"},
-            {"type": "kong", "player": 3, "kind": "concealed", "tile": "1p"},
-            {
-                "type": "win",
-                "from": 1,
-                "winners": [
-                    {
-                        "player": 2,
-                        "hand": {
-                            "concealed": "234m567m88m55p",
-                            "melds": [{"kind": "kong_added", "tile": "7p"}],
-                            "win_tile": "5p",
-                        },
-                    }
-                ],
-            },
-            {
-                "type": "win",
-                "from": None,
-                "winners": [
-                    {
-                        "player": 3,
-                        "hand": {
-                            "concealed": "234p456p11s66s",
-                            "melds": [{"kind": "kong_concealed", "tile": "1p"}],
-                            "win_tile": "6s",
-                        },
-                    }
-                ],
-            },
-            {
-                "type": "draw",
-                "players": [
-                    {
-                        "player": 0,
-                        "hand": {
-                            "concealed": "123s456s78s22p",
-                            "melds": [{"kind": "kong_concealed", "tile": "9s"}],
-                        },
-                    },
-                    {
-                        "player": 1,
-                        "hand": {
-                            "concealed": "11566m23478s",
-                            "melds": [{"kind": "kong_direct", "tile": "9m"}],
-                        },
-                    },
-                ],
-            },
-        ],
-    }
-)
+# The same seven-event round the engine bench settles, so the two rounds-per-second figures compare.
+SETTLE_BODY = json.dumps({**ROUND, "rules": {"preset": "chengdu"}})
 
 BATCH = 50
 ROUNDS = 60
