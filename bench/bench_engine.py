@@ -7,10 +7,8 @@ machine's load does not move:
 - ``find_waits`` at least 8x fewer instructions than the 27-call ``is_agari`` search of the same position;
 - ``settle_round`` of the bench round at most 2x that search (the mean search of the measured positions).
 
-Beside each, for people, the same ratio in time: each hand's two calls timed back to back, so load that
-comes and goes hits both alike, and each side's mean over the hands less the slowest and fastest 5% (a
-mean, as the counts are: a median would hide that the search costs far more on a few positions than on
-most; the trim drops the calls a busy machine preempted). Every hand measured is one the
+Beside each, for people, the same ratio in time (``paired_us``): each side's mean over the hands of each
+call's fastest of three passes. Every hand measured is one the
 engine has not seen in the process (its parse cache helps none), the bench round excepted: it is settled
 again and again, as a session's hand in progress is.
 
@@ -29,6 +27,7 @@ from bench import instructions
 from bench.workload import Call, calls
 
 TIMED_HANDS = 10_000  # more than the engine's parse cache holds, so no timed hand is a cache hit
+PASSES = 3
 WARM_HANDS = 200
 SCORE_MAX_RATIO = 3.0
 WAITS_MIN_RATIO = 8.0
@@ -40,34 +39,33 @@ Row = tuple[str, str, str, str]
 Target = tuple[str, float]  # ("<=" or ">=", the ratio)
 
 
-def trimmed_mean(values: list[int], cut: float = 0.05) -> float:
-    """The mean of the values less the lowest and highest ``cut`` of them."""
-    ordered = sorted(values)
-    drop = int(len(ordered) * cut)
-    return statistics.fmean(ordered[drop : len(ordered) - drop])
+def paired_us(ours: list[Call], peer: list[Call], passes: int = PASSES) -> tuple[float, float]:
+    """The mean microseconds of each side over the calls, each call's fastest of ``passes`` passes.
 
-
-def paired_us(ours: list[Call], peer: list[Call]) -> tuple[float, float]:
-    """The trimmed mean microseconds of each side, the two calls of each pair timed back to back.
-
-    The garbage collector is off while timing, as in ``timeit``: a collection landing inside a call would
-    time the other benches' objects, not ours.
+    The two calls of a pair are timed back to back, so load that comes and goes hits both alike; the
+    fastest of a few passes drops the calls a busy machine preempted, and a mean (not a median) keeps
+    what the counts keep: the search costs far more on a few positions than on most. The garbage collector
+    is off while timing, as in ``timeit``: a collection landing inside a call would time the other
+    benches' objects, not ours.
     """
     clock = time.perf_counter_ns
-    mine, theirs = [], []
+    mine = [float("inf")] * len(ours)
+    theirs = [float("inf")] * len(peer)
     gc.collect()
     gc.disable()
     try:
-        for our_call, peer_call in zip(ours, peer, strict=True):
-            started = clock()
-            peer_call()
-            between = clock()
-            our_call()
-            theirs.append(between - started)
-            mine.append(clock() - between)
+        for _ in range(passes):
+            for index, (our_call, peer_call) in enumerate(zip(ours, peer, strict=True)):
+                started = clock()
+                peer_call()
+                between = clock()
+                our_call()
+                ended = clock()
+                theirs[index] = min(theirs[index], between - started)
+                mine[index] = min(mine[index], ended - between)
     finally:
         gc.enable()
-    return trimmed_mean(mine) / 1000, trimmed_mean(theirs) / 1000
+    return statistics.fmean(mine) / 1000, statistics.fmean(theirs) / 1000
 
 
 def _subprocess(code: str) -> str:
@@ -97,7 +95,7 @@ def _verdict(ok: bool) -> str:
 def ratio_rows(what: str, top: tuple[float, float], bottom: tuple[float, float], target: Target) -> list[Row]:
     """The target row (a ratio of instructions per call) and the same ratio in time, for people.
 
-    ``top`` and ``bottom`` are (instructions per call, trimmed mean microseconds) of the ratio's two sides.
+    ``top`` and ``bottom`` are (instructions per call, mean microseconds) of the ratio's two sides.
     """
     (top_count, top_us), (bottom_count, bottom_us) = top, bottom
     ratio = top_count / bottom_count
@@ -109,7 +107,7 @@ def ratio_rows(what: str, top: tuple[float, float], bottom: tuple[float, float],
             _verdict(ratio <= target[1] if target[0] == "<=" else ratio >= target[1]),
         ),
         (
-            "  the same in time (trimmed means)",
+            "  the same in time (means)",
             f"{top_us / bottom_us:.2f}x ({top_us:.1f} / {bottom_us:.1f} us)",
             "(for people)",
             "",
