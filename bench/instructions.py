@@ -8,7 +8,8 @@ count nowhere. A batch's count less the count of a batch of empty calls of the s
 its length, is the cost of one call (``PYTHONHASHSEED`` fixed and the garbage collector off while
 counting, as in ``timeit``, so a run gives the same figures every time).
 
-    .venv/bin/python -m bench.instructions      # prints the counts as JSON (about a minute)
+    .venv/bin/python -m bench.instructions                 # every count as JSON (about a minute)
+    .venv/bin/python -m bench.instructions score_hand      # some of them (while making one faster)
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ def _run_batch(calls: list) -> None:
     functools.reduce(lambda _, call: call(), calls, None)
 
 
-def child() -> list[tuple[str, int]]:
-    """Under callgrind: warm every operation, then one reduce per batch; returns (name, calls) in order."""
+def child(names: list[str]) -> list[tuple[str, int]]:
+    """Under callgrind: warm each operation, then one reduce per batch; returns (name, calls) in order."""
     from bench.workload import calls
 
     warm = calls(WARM_HANDS)
@@ -48,6 +49,8 @@ def child() -> list[tuple[str, int]]:
     sizes = _batch_sizes()
     order = []
     for name, batch in measured.items():
+        if names and name not in names:
+            continue
         for call in warm[name][: sizes.get(name, WARM_HANDS)]:
             call()
         batch = batch[: sizes.get(name, HANDS)]
@@ -73,8 +76,9 @@ def _dump_totals(folder: Path) -> list[int]:
     return totals
 
 
-def counts() -> dict[str, float]:
-    """Instructions per call of each operation of ``bench.workload``, net of the empty call."""
+def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
+    """Instructions per call of each operation of ``bench.workload`` (or of ``names``), net of the empty
+    call."""
     if shutil.which("valgrind") is None:
         raise RuntimeError("valgrind is not installed: apt-get install valgrind")
     with tempfile.TemporaryDirectory() as folder:
@@ -89,6 +93,7 @@ def counts() -> dict[str, float]:
             "-m",
             "bench.instructions",
             "--child",
+            *names,
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
@@ -110,7 +115,7 @@ def counts() -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--child"]:
-        print(json.dumps(child()))
+    if sys.argv[1:2] == ["--child"]:
+        print(json.dumps(child(sys.argv[2:])))
     else:
-        print(json.dumps(counts(), indent=1))
+        print(json.dumps(counts(tuple(sys.argv[1:])), indent=1))
