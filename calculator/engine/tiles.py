@@ -84,6 +84,16 @@ _INDEX_CHARS = {
     suit: str.maketrans({str(rank + 1): chr(9 * number + rank) for rank in range(9)})
     for number, suit in enumerate(SUITS)
 }
+# The same for ASCII text (what the pages and most clients send), as bytes: bytes.translate is a 256-entry
+# table lookup per character where str.translate looks a dict up, several times faster on a 14-tile hand.
+_ASCII_NORMAL = bytes.maketrans(SUITS.upper().encode(), SUITS.encode())
+_ASCII_SPACES = "".join(char for char in _SPACES if char.isascii()).encode()
+_VALID_ASCII = re.compile(rb"(?:[1-9]+[mps])*")
+_GROUP_ASCII = re.compile(rb"([1-9]+)([mps])")
+_INDEX_BYTES = {
+    suit.encode(): bytes.maketrans(b"123456789", bytes(range(9 * number, 9 * number + 9)))
+    for number, suit in enumerate(SUITS)
+}
 
 
 def parse_tiles(value: object, field: str = "concealed") -> tuple[int, ...]:
@@ -128,6 +138,12 @@ _JSON_KINDS: dict[type, tuple[str, str]] = {
 def _parse_string(value: str) -> tuple[int, ...] | None:
     """The tiles of a compact string, or None when it is not one. Cached: a settled round reads each hand
     twice (the tile census, then the calculator), and the pages resend the hands they show."""
+    if value.isascii():
+        text = value.encode().translate(_ASCII_NORMAL, _ASCII_SPACES)
+        if _VALID_ASCII.fullmatch(text):
+            groups = [digits.translate(_INDEX_BYTES[suit]) for digits, suit in _GROUP_ASCII.findall(text)]
+            return tuple(b"".join(groups))
+        return None
     normal = value.translate(_NORMAL_NO_SPACES)
     if _VALID.fullmatch(normal):
         groups = [digits.translate(_INDEX_CHARS[suit]) for digits, suit in _GROUP.findall(normal)]
