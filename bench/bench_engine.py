@@ -121,7 +121,7 @@ def run() -> tuple[str, list[Row]]:
     for name, batch in warm.items():
         for call in batch[:20] if name == "settle_round" else batch:
             call()
-    timed = calls(TIMED_HANDS, skip=WARM_HANDS)
+    timed = calls(TIMED_HANDS, skip=2 * WARM_HANDS)
     score_us, agari_us = paired_us(timed["score_hand"], timed["is_agari"])
     waits_us, search_us = paired_us(timed["find_waits"], timed["search"])
     rounds = len(timed["settle_round"]) // 5

@@ -1,12 +1,12 @@
 """Instructions per call, counted by valgrind's callgrind: a figure the machine's load does not move.
 
 One child process under callgrind builds the calls of ``bench.workload``, warms each operation up on hands
-of its own, then runs each measured batch inside one ``functools.reduce``: callgrind collects only inside
-that C function (``--collect-atstart=no --toggle-collect=functools_reduce``) and writes one dump per call
-of it (``--dump-after``), so the interpreter's start-up, the imports, the table building and the warm-up
-count nowhere. A batch's count less the count of a batch of empty calls of the same length, divided by
-its length, is the cost of one call (``PYTHONHASHSEED`` fixed and the garbage collector off while
-counting, as in ``timeit``, so a run gives the same figures every time).
+of its own, then runs each measured batch inside one ``functools.reduce``; callgrind writes its counter
+out and starts afresh on entering and on leaving that C function (``--dump-before`` and ``--dump-after``),
+so each batch has a dump of its own and the interpreter's start-up, the imports, the table building and the
+warm-up count in the dumps between. A batch's count less the count of a batch of empty calls of the same
+length, divided by its length, is the cost of one call (``PYTHONHASHSEED`` fixed and the garbage collector
+off while counting, as in ``timeit``, so a run gives the same figures every time).
 
     .venv/bin/python -m bench.instructions                 # every count as JSON (about a minute)
     .venv/bin/python -m bench.instructions score_hand      # some of them (while making one faster)
@@ -25,10 +25,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-HANDS = 150  # measured hands per operation; a different 30 warm each one up
+HANDS = 150  # measured hands per operation; different ones warm each one up
 WARM_HANDS = 30
 ROUNDS = 8  # the bench round is one fixed round: a few settlements give its exact mean
-TOGGLE = "functools_reduce"
+TOGGLE = "functools_reduce"  # the C function each batch runs in: callgrind dumps around it
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -45,7 +45,7 @@ def child(names: list[str]) -> list[tuple[str, int]]:
     from bench.workload import calls
 
     warm = calls(WARM_HANDS)
-    measured = calls(HANDS, skip=WARM_HANDS)
+    measured = calls(HANDS, skip=2 * WARM_HANDS)
     sizes = _batch_sizes()
     order = []
     for name, batch in measured.items():
@@ -85,8 +85,7 @@ def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
         command = [
             "valgrind",
             "--tool=callgrind",
-            "--collect-atstart=no",
-            f"--toggle-collect={TOGGLE}",
+            f"--dump-before={TOGGLE}",
             f"--dump-after={TOGGLE}",
             f"--callgrind-out-file={Path(folder) / 'cg.out'}",
             sys.executable,
@@ -101,7 +100,8 @@ def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
             raise RuntimeError(f"the callgrind run failed:\n{done.stderr[-3000:]}")
         order = json.loads(done.stdout.strip().splitlines()[-1])
         totals = _dump_totals(Path(folder))
-    if len(totals) != len(order) or not all(totals):
+    batches = totals[1::2]  # before the first batch, a batch, between two batches, a batch, ...
+    if len(totals) != 2 * len(order) or not all(batches):
         raise RuntimeError(
             f"callgrind wrote {len(totals)} dumps for {len(order)} batches: does {sys.executable} "
             f"have the symbol {TOGGLE}?"
@@ -109,8 +109,8 @@ def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
     per_call: dict[str, float] = {}
     for index in range(0, len(order), 2):
         (_, floor_calls), (name, calls) = order[index], order[index + 1]
-        per_call[name] = (totals[index + 1] - totals[index]) / calls
-        per_call[f"{name}_floor"] = totals[index] / floor_calls
+        per_call[name] = (batches[index + 1] - batches[index]) / calls
+        per_call[f"{name}_floor"] = batches[index] / floor_calls
     return per_call
 
 
