@@ -56,7 +56,7 @@ def _suit_bits(first: int, second: int, third: int, melds_facts: int, wanted: in
     raise AssertionError("best_set_names called with facts the tables do not give")
 
 
-# Each group's name in each suit (``(0, 1, 2)`` is "123m" in 万), so naming a split is lookups, not formatting.
+# Each group's name in each suit ((0, 1, 2) is "123m" in 万), so naming a split is lookups, not formatting.
 _GROUP_NAMES = tuple(
     {group: format_tiles(9 * suit + rank for rank in group) for group in GROUPS} for suit in range(3)
 )
