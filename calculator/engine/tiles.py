@@ -43,7 +43,10 @@ SUIT_FIELDS: tuple[int, ...] = tuple(_mask(range(9 * suit, 9 * suit + 9), 0b1111
 
 def pack(indices: Iterable[int]) -> int:
     """The packed counts of some tiles."""
-    return sum(map(ONE.__getitem__, indices))
+    packed = 0
+    for index in indices:  # a plain loop: about half the instructions of sum(map(ONE.__getitem__, ...))
+        packed += ONE[index]
+    return packed
 
 
 def count_of(packed: int, index: int) -> int:
