@@ -24,11 +24,10 @@ import sys
 import time
 
 from bench import instructions
-from bench.workload import Call, calls
+from bench.workload import WARM_HANDS, Call, calls
 
 TIMED_HANDS = 10_000  # more than the engine's parse cache holds, so no timed hand is a cache hit
 PASSES = 3
-WARM_HANDS = 200
 SCORE_MAX_RATIO = 3.0
 WAITS_MIN_RATIO = 8.0
 SETTLE_MAX_RATIO = 2.0

@@ -25,15 +25,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.workload import WARM_HANDS, calls
+
 HANDS = 150  # measured hands per operation; different ones warm each one up
-WARM_HANDS = 30
 ROUNDS = 8  # the bench round is one fixed round: a few settlements give its exact mean
-TOGGLE = "functools_reduce"  # the C function each batch runs in: callgrind dumps around it
+DUMP_AROUND = "functools_reduce"  # the C function each batch runs in: callgrind dumps around it
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _batch_sizes() -> dict[str, int]:
-    return {"settle_round": ROUNDS}
 
 
 def _run_batch(calls: list) -> None:
@@ -42,11 +39,9 @@ def _run_batch(calls: list) -> None:
 
 def child(names: list[str]) -> list[tuple[str, int]]:
     """Under callgrind: warm each operation, then one reduce per batch; returns (name, calls) in order."""
-    from bench.workload import calls
-
     warm = calls(WARM_HANDS)
     measured = calls(HANDS, skip=2 * WARM_HANDS)
-    sizes = _batch_sizes()
+    sizes = {"settle_round": ROUNDS}
     order = []
     for name, batch in measured.items():
         if names and name not in names:
@@ -85,8 +80,8 @@ def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
         command = [
             "valgrind",
             "--tool=callgrind",
-            f"--dump-before={TOGGLE}",
-            f"--dump-after={TOGGLE}",
+            f"--dump-before={DUMP_AROUND}",
+            f"--dump-after={DUMP_AROUND}",
             f"--callgrind-out-file={Path(folder) / 'cg.out'}",
             sys.executable,
             "-m",
@@ -104,7 +99,7 @@ def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
     if len(totals) != 2 * len(order) or not all(batches):
         raise RuntimeError(
             f"callgrind wrote {len(totals)} dumps for {len(order)} batches: does {sys.executable} "
-            f"have the symbol {TOGGLE}?"
+            f"have the symbol {DUMP_AROUND}?"
         )
     per_call: dict[str, float] = {}
     for index in range(0, len(order), 2):
