@@ -191,6 +191,10 @@ class RoundVersion(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    # The seal (ledger/integrity.py): a SHA-256 of this version and its rows, chained to the digest of the
+    # session's version written before it. Set once, in the transaction that writes the version.
+    previous_digest = models.CharField(max_length=64, blank=True, default="")
+    digest = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ("round", "version")

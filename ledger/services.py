@@ -27,6 +27,7 @@ from calculator.engine.requests import request_object, rules_from
 from calculator.engine.rules import PATTERN_DEFAULT_FAN, Rules
 from settlement.engine import settle_round
 
+from . import integrity
 from .errors import IdempotencyKeyReusedError, RoundVoidedError, SessionClosedError
 from .models import (
     SEATS,
@@ -575,6 +576,7 @@ def _write_version(
             LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result))
         CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
         WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
+    integrity.seal(stored)
     return stored
 
 
