@@ -102,7 +102,13 @@ def test_a_new_account_signs_up_names_its_group_and_four_players_and_starts(
     page.set_viewport_size(PHONE)
     page.emulate_media(color_scheme=scheme)
     username = f"new-{language}-{scheme}"
-    sign_up_and_start(page, live_server.url, username, language, shots={"zh": "", "en": "-en"}[language] if scheme == "light" else None)
+    sign_up_and_start(
+        page,
+        live_server.url,
+        username,
+        language,
+        shots={"zh": "", "en": "-en"}[language] if scheme == "light" else None,
+    )
     user = get_user_model().objects.get(username=username)
     session = Session.objects.get(group__memberships__user=user)
     assert [seat.player.name for seat in session.seats.order_by("seat")] == list(NAMES)

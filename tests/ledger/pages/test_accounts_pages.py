@@ -116,7 +116,8 @@ def test_changing_the_password_checks_the_old_one_and_the_validators(db):
     user.refresh_from_db()
     assert user.check_password("a-long-pass-phrase")
     done = client.post(
-        url, {"old_password": "a-long-pass-phrase", "new_password1": PASSWORD, "new_password2": PASSWORD},
+        url,
+        {"old_password": "a-long-pass-phrase", "new_password1": PASSWORD, "new_password2": PASSWORD},
         follow=True,
     )
     assert "密码已修改" in visible_text(done)

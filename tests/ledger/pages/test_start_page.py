@@ -58,7 +58,11 @@ def test_four_new_names_become_players_and_the_session_starts(client, group):
     session = Session.objects.get(group=group)
     assert [seat.player.name for seat in session.seats.order_by("seat")] == list(NAMES)
     rules = Rules.from_dict(session.rules)
-    assert (rules.base_points, rules.zimo_bonus.value, rules.pattern_value("long_qi_dui")) == (2, "jia_fan", 4)
+    assert (rules.base_points, rules.zimo_bonus.value, rules.pattern_value("long_qi_dui")) == (
+        2,
+        "jia_fan",
+        4,
+    )
     assert rules.cap_multiplier is None  # left "as the preset"
     assert not session.coins_enabled
 
@@ -66,8 +70,14 @@ def test_four_new_names_become_players_and_the_session_starts(client, group):
 def test_known_names_are_the_groups_players_and_coins_are_kept(owner, client):
     group, _ = make_table(owner)
     response = start(
-        client, group, coins="on", room_coefficient="100",
-        balance_0="1000", balance_1="1000", balance_2="500", balance_3="0",
+        client,
+        group,
+        coins="on",
+        room_coefficient="100",
+        balance_0="1000",
+        balance_1="1000",
+        balance_2="500",
+        balance_3="0",
     )
     assert response.status_code == 302
     assert Player.objects.filter(group=group).count() == 4
@@ -76,8 +86,11 @@ def test_known_names_are_the_groups_players_and_coins_are_kept(owner, client):
 
 
 def test_the_last_session_prefills_seating_rules_and_coins(owner, client):
-    group, _ = make_table(owner, rules={"preset": "casual", "base_points": 5}, coins={
-        "room_coefficient": 10, "starting_balances": [1, 2, 3, 4]})
+    group, _ = make_table(
+        owner,
+        rules={"preset": "casual", "base_points": 5},
+        coins={"room_coefficient": 10, "starting_balances": [1, 2, 3, 4]},
+    )
     page = client.get(reverse("session-start", args=[group.pk])).content.decode()
     for seat, name in enumerate(NAMES):
         assert f'name="seat_{seat}" value="{name}"' in page
@@ -110,23 +123,39 @@ BAD = [
     pytest.param({"dealer": "4"}, "dealer", "有效", "valid choice", id="dealer-off-the-table"),
     pytest.param({"preset": "tokyo"}, "preset", "有效", "valid choice", id="unknown-preset"),
     pytest.param({"rule_base_points": "0"}, "rule_base_points", "1", "1", id="base-points-zero"),
-    pytest.param({"rule_base_points": "abc"}, "rule_base_points", "整数", "whole number", id="base-points-text"),
+    pytest.param(
+        {"rule_base_points": "abc"}, "rule_base_points", "整数", "whole number", id="base-points-text"
+    ),
     pytest.param({"rule_base_points": "99999"}, "rule_base_points", "10000", "10000", id="base-points-huge"),
     pytest.param({"rule_tax_rate": "1"}, "rule_tax_rate", "小于 1", "Less than 1", id="tax-all-of-it"),
-    pytest.param({"rule_cap_multiplier": "3"}, "rule_cap_multiplier", "有效", "valid choice", id="cap-not-a-power"),
+    pytest.param(
+        {"rule_cap_multiplier": "3"}, "rule_cap_multiplier", "有效", "valid choice", id="cap-not-a-power"
+    ),
     pytest.param({"rule_mode": "chess"}, "rule_mode", "有效", "valid choice", id="unknown-mode"),
     pytest.param({"pattern_qi_dui": "99"}, "pattern_qi_dui", "有效", "valid choice", id="pattern-fan-huge"),
     pytest.param({"coins": "on"}, "room_coefficient", "游戏币", "coins", id="coins-without-numbers"),
     pytest.param(
-        {"coins": "on", "room_coefficient": "1", "balance_0": "-5", "balance_1": "1", "balance_2": "1",
-         "balance_3": "1"}, "balance_0", "0", "0", id="negative-coins",
+        {
+            "coins": "on",
+            "room_coefficient": "1",
+            "balance_0": "-5",
+            "balance_1": "1",
+            "balance_2": "1",
+            "balance_3": "1",
+        },
+        "balance_0",
+        "0",
+        "0",
+        id="negative-coins",
     ),
     pytest.param({"name": ""}, "name", "必填", "required", id="no-session-name"),
 ]
 
 
 @pytest.mark.parametrize(("fields", "field", "chinese", "english"), BAD)
-def test_a_refused_start_says_why_beside_the_field_and_stores_nothing(client, group, fields, field, chinese, english):
+def test_a_refused_start_says_why_beside_the_field_and_stores_nothing(
+    client, group, fields, field, chinese, english
+):
     for headers, words in (({}, chinese), (ENGLISH, english)):
         response = start(client, group, headers, **fields)
         assert response.status_code == 400
