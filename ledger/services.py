@@ -213,6 +213,43 @@ def session_start(
     return session
 
 
+@transaction.atomic
+def session_start_by_names(
+    *,
+    actor: AbstractBaseUser,
+    group: Group,
+    name: str,
+    player_names: Sequence[str],
+    rules: Mapping[str, Any] | None = None,
+    coins: Mapping[str, Any] | None = None,
+) -> Session:
+    """``session_start`` with the four players named in seat order: a name the group does not know yet
+    becomes a new player. One transaction: a refused session leaves no new player behind."""
+    require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    names = _seat_names(player_names)
+    known = {player.name: player for player in Player.objects.filter(group=group, name__in=names)}
+    players = [
+        known.get(seat_name) or player_add(actor=actor, group=group, name=seat_name) for seat_name in names
+    ]
+    return session_start(
+        actor=actor,
+        group=group,
+        name=name,
+        player_ids=[player.pk for player in players],
+        rules=rules,
+        coins=coins,
+    )
+
+
+def _seat_names(player_names: Sequence[str]) -> list[str]:
+    if isinstance(player_names, str) or len(player_names) != SEATS:
+        raise EngineError("players", "Name the four players, in seat order.", "请按座位顺序填写四位玩家。")
+    names = [_required_text(seat_name, f"players[{seat}]", 50) for seat, seat_name in enumerate(player_names)]
+    if len(set(names)) != SEATS:
+        raise EngineError("players", "The four players must be different.", "四位玩家不能重复。")
+    return names
+
+
 def _every_value(rules: Rules) -> dict[str, Any]:
     """The rules as stored with a session: every option's value, each pattern's fan included (to_dict
     gives only the overridden fans), so a later change of a preset or of a default never changes a
