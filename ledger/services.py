@@ -27,7 +27,7 @@ from calculator.engine.requests import request_object, rules_from
 from calculator.engine.rules import PATTERN_DEFAULT_FAN, Rules
 from settlement.engine import settle_round
 
-from . import integrity
+from . import bounds, integrity
 from .errors import IdempotencyKeyReusedError, RoundVoidedError, SessionClosedError
 from .models import (
     SEATS,
@@ -195,6 +195,7 @@ def session_start(
 ) -> Session:
     """A new open session: four of the group's players in seat order, the rules, optional coins."""
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    bounds.check_group(group)
     players = _seat_players(group, player_ids)
     full_rules = _every_value(Rules.from_dict(rules))
     room_coefficient, balances = _parse_coins(coins)
@@ -381,6 +382,7 @@ def _round_record_locked(
         request_fingerprint=fingerprint,
     )
     _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    bounds.check_session(session, "events")
     return round_, True
 
 
@@ -408,6 +410,7 @@ def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Ro
     round_.version = version
     round_.save(update_fields=["dealer", "void_suits", "events", "version"])
     _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "events")
     return round_
 
 
@@ -425,6 +428,7 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     round_.version = version
     round_.save(update_fields=["voided", "version"])
     _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "round")
     return round_
 
 
