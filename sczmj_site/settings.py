@@ -5,6 +5,7 @@ With no DATABASE_URL the app runs on a SQLite file beside manage.py.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
     "calculator",
     "settlement",
     "ledger",
@@ -67,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a log-in refused for a lockout into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "sczmj_site.urls"
@@ -141,6 +145,22 @@ STORAGES = {
 }
 
 LOGIN_URL = "/admin/login/"
+
+# Password guessing (django-axes): a user name is locked from one client address after 10 wrong passwords
+# in a row, for 15 minutes, counted in the database (every app server sees the same count). The pair,
+# never the address alone: a table of friends shares one Wi-Fi, and one of them mistyping must not lock
+# out the others; nor the name alone, or anyone could lock anyone out. Every log-in counts: the site's
+# page, the admin and the API's token endpoint all go through ``authenticate(request, ...)``.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out pair before any password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = True  # the right password clears that pair's count
+AXES_CLIENT_IP_CALLABLE = "sczmj_site.clients.client_address"  # the throttles' reading of X-Forwarded-For
+AXES_LOCKOUT_CALLABLE = "sczmj_site.lockout.lockout_response"
 
 SECURE_CSP = {
     "default-src": [CSP.SELF],
