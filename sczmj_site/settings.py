@@ -1,7 +1,9 @@
-"""Settings, read from the environment.
+"""Settings, read from the environment (docs/deployment.md has the table).
 
-DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL; everything else is fixed here.
-With no DATABASE_URL the app runs on a SQLite file beside manage.py.
+Development mode only when ``DJANGO_DEBUG=1`` (the Makefile and the test settings set it); otherwise a
+key is required (``DJANGO_SECRET_KEY`` or ``DJANGO_SECRET_KEY_FILE``) and the site runs as deployed.
+Behind a TLS proxy the ``DJANGO_CSRF_TRUSTED_ORIGINS``, ``DJANGO_SECURE_*`` and ``DJANGO_NUM_PROXIES``
+variables say what the proxy does. With no ``DATABASE_URL`` the app runs on a SQLite file beside manage.py.
 """
 
 import os
@@ -22,21 +24,48 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-# Off unless asked for: a server started without reading the docs must not show tracebacks to the world.
-# The Makefile (the development tool) and the test settings turn it on.
-DEBUG = env_flag("DJANGO_DEBUG", False)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def secret_key(debug: bool) -> str:
+    """The key from DJANGO_SECRET_KEY or the file DJANGO_SECRET_KEY_FILE names; in development a fixed one."""
+    key = os.environ.get("DJANGO_SECRET_KEY", "")
+    if not key and os.environ.get("DJANGO_SECRET_KEY_FILE"):
+        key = Path(os.environ["DJANGO_SECRET_KEY_FILE"]).read_text().strip()
+    if key:
+        return key
+    if not debug:
         raise RuntimeError(
-            "Set DJANGO_SECRET_KEY (production) or DJANGO_DEBUG=1 (development; `make run` does this)."
+            "Set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE (a deployment), or DJANGO_DEBUG=1 "
+            "(development; the Makefile does this)."
         )
-    SECRET_KEY = "sczmj-development-only-secret-key-do-not-use-in-production"
-ALLOWED_HOSTS = [
-    host.strip()
-    for host in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
-    if host.strip()
-]
+    return "sczmj-development-only-secret-key-do-not-use-in-production"
+
+
+# Off unless asked for: a server, a shell or a management command started without reading the docs must
+# neither show tracebacks to the world nor plant the demo account in a real database.
+DEBUG = env_flag("DJANGO_DEBUG", False)
+SECRET_KEY = secret_key(DEBUG)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+# Behind a TLS proxy (docs/deployment.md). Each is off until the environment says so, because each is
+# wrong for a plain-HTTP server on 127.0.0.1 (`make serve`); the documented deployment sets them all, and
+# then `manage.py check --deploy --fail-level WARNING` passes.
+# The origins a form may be posted from (https://mahjong.example.org): Django checks Origin on every post.
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# The header the proxy sets to "https" on a TLS request (X-Forwarded-Proto): request.is_secure() reads it.
+# Only a proxy that always overwrites the header may be named, or a client could claim TLS itself.
+_ssl_header = os.environ.get("DJANGO_SECURE_PROXY_SSL_HEADER", "").strip()
+SECURE_PROXY_SSL_HEADER = ("HTTP_" + _ssl_header.upper().replace("-", "_"), "https") if _ssl_header else None
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer's plain-HTTP health check gets its answer
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_SECURE_HSTS_PRELOAD", False)
+# Secure cookies whenever debug is off: browsers keep them on http://127.0.0.1 and localhost too.
+SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -97,7 +126,10 @@ SQLITE_PATH = BASE_DIR / "db.sqlite3"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{SQLITE_PATH}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        # Persistent connections (one per worker thread) instead of a new PostgreSQL connection per
+        # request, each checked before reuse so a restarted database costs a reconnect, not a 500.
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "600")),
+        conn_health_checks=env_flag("DATABASE_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -131,7 +163,7 @@ TIME_ZONE = "Asia/Shanghai"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -174,8 +206,6 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 SECURE_CONTENT_TYPE_NOSNIFF = True
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
