@@ -176,7 +176,9 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
 
 # Password guessing (django-axes): a user name is locked from one client address after 10 wrong passwords
 # in a row, for 15 minutes, counted in the database (every app server sees the same count). The pair,
