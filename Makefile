@@ -38,7 +38,7 @@ serve: export DJANGO_DEBUG = 0
 serve: export DJANGO_SECRET_KEY_FILE ?= $(abspath $(SERVE_KEY))
 serve: export SCZMJ_BIND = $(SERVE_BIND)
 serve: $(SERVE_KEY) migrate messages
-	$(PY) manage.py collectstatic --noinput --clear -v 0
+	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py sczmj_site.wsgi
 
 $(SERVE_KEY): | $(STAMP)

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls import reverse
 
 pytestmark = pytest.mark.usefixtures("fresh_throttles")
 
@@ -105,3 +106,17 @@ def test_without_a_trusted_proxy_a_forged_forwarded_for_changes_nothing():
         admin_login(Client(), "alice", f"guess-{n}", **forging)
     forged = {"REMOTE_ADDR": TABLE_WIFI, "HTTP_X_FORWARDED_FOR": "10.9.9.9"}
     assert admin_login(Client(), "alice", PASSWORD, **forged) == 429
+
+
+@pytest.mark.django_db
+def test_the_sites_log_in_page_locks_the_same_way():
+    get_user_model().objects.create_user(username="alice", password=PASSWORD)
+    get_user_model().objects.create_user(username="bob", password=PASSWORD)
+
+    def log_in(username: str, password: str) -> int:
+        body = {"username": username, "password": password}
+        return Client().post(reverse("login"), body, REMOTE_ADDR=TABLE_WIFI).status_code
+
+    assert [log_in("alice", f"guess-{n}") for n in range(LIMIT + 1)] == [200] * (LIMIT - 1) + [429] * 2
+    assert log_in("alice", PASSWORD) == 429
+    assert log_in("bob", PASSWORD) == 302
