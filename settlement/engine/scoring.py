@@ -10,9 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from calculator.engine import find_waits, score_hand
-from calculator.engine.errors import EngineError
-from calculator.engine.rules import Rules, multiplier_of
+from calculator.engine import EngineError, Rules, find_waits, multiplier_of, score_hand
 
 from .events import DrawStatus, PlayerReport, WinnerSpec, fail
 

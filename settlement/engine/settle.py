@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from calculator.engine.rules import Rules
+from calculator.engine import Rules
 
 from .census import check_tile_census
 from .checks import check_robbed_kongs
