@@ -4,14 +4,17 @@ The seal. Each ``RoundVersion`` stores ``digest = sha256(previous_digest, "\\n",
 ``content`` is the canonical JSON of the version (round position, version, kind, dealer, void suits, events,
 settle result, coin balances before) and of its ledger, coin and win rows (sorted, so the order the
 database returns them in does not matter), and ``previous_digest`` is the digest of the version written
-just before it in the same session ("" for the first). Versions of a session are written under the
-session's lock, so their ids give the chain's order. Changing a row changes its version's content; hiding
-that by rewriting the digest breaks the next version's link; removing a version breaks the link after it.
+just before it in the same session ("" for the first), kept as the session's ``ledger_digest``. Versions
+of a session are written under the session's lock, so their ids give the chain's order. Changing a row
+changes its version's content; hiding that by rewriting the digest breaks the next version's link;
+removing a version breaks the link after it (or the session's head, for the latest).
 
 The check (``manage.py verify_ledger``), per session:
 
-1. the chain: each version's ``previous_digest`` is the digest of the version before it, and its
-   ``digest`` is the hash of what is stored now;
+1. the chain: each version's ``previous_digest`` is the digest of the version before it, its ``digest``
+   is the hash of what is stored now, and the session's ``ledger_digest`` is the digest of its last
+   version (so removing the latest version shows too); the points and coins the session counts as moved
+   are what its rows move;
 2. balance: every version's points rows, and its coin rows, sum to zero (the house included);
 3. replay: each round mirrors its current version, and settling the current versions' events again through
    the engine, in position order (coins against the balances the replay reached), gives each round's net
@@ -60,6 +63,7 @@ ENTRY_FIELDS = (
 )
 COIN_FIELDS = ("seat", "is_house", "coins", "reverses_id")
 WIN_FIELDS = ("version", "event_index", "winner_id", "discarder_id", "self_draw", "fan")
+MOVED_COLUMN = {"entries": "points", "coins": "coins"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,8 @@ class Sealed:
     previous_digest: str
     digest: str
     content: str
+    points_moved: int  # the sum of the absolute values of its points rows (what the bounds count)
+    coins_moved: int
 
 
 def digest_of(previous_digest: str, content: str) -> str:
@@ -92,6 +98,7 @@ def version_contents(
     historical models.
     """
     rows: dict[int, dict[str, list[str]]] = {}
+    moved: dict[tuple[int, str], int] = {}
     fields = (("entries", entries, ENTRY_FIELDS), ("coins", coins, COIN_FIELDS), ("wins", wins, WIN_FIELDS))
     stored = {
         row["id"]: row
@@ -102,6 +109,9 @@ def version_contents(
             "round_version_id", *columns
         ):
             rows.setdefault(version_id, {}).setdefault(name, []).append(_canonical(values))
+            if name in MOVED_COLUMN:
+                amount = abs(values[columns.index(MOVED_COLUMN[name])])
+                moved[version_id, name] = moved.get((version_id, name), 0) + amount
     sealed = {}
     for version_id, row in stored.items():
         own = rows.get(version_id, {})
@@ -115,6 +125,8 @@ def version_contents(
             previous_digest=row["previous_digest"],
             digest=row["digest"],
             content=_canonical(content),
+            points_moved=moved.get((version_id, "entries"), 0),
+            coins_moved=moved.get((version_id, "coins"), 0),
         )
     return sealed
 
@@ -126,21 +138,22 @@ def _contents(versions: QuerySet[RoundVersion]) -> dict[int, Sealed]:
 
 
 def seal(version: RoundVersion) -> None:
-    """Chain a version just written (its rows included) to the session's version before it.
+    """Chain a version just written (its rows included) to the session's version before it, and move the
+    session's head: its digest, and the points and coins its rows have moved (what ledger/bounds.py limits).
 
     Runs inside the writing service's transaction, under the session's lock, after the version's rows.
     """
-    session_id = version.round.session_id
-    previous = (
-        RoundVersion.objects.filter(round__session_id=session_id, pk__lt=version.pk)
-        .order_by("-pk")
-        .values_list("digest", flat=True)
-        .first()
-    ) or ""
-    content = _contents(RoundVersion.objects.filter(pk=version.pk))[version.pk].content
+    sessions = Session.objects.filter(pk=version.round.session_id)
+    previous = sessions.values_list("ledger_digest", flat=True).get()
+    sealed = _contents(RoundVersion.objects.filter(pk=version.pk))[version.pk]
     version.previous_digest = previous
-    version.digest = digest_of(previous, content)
+    version.digest = digest_of(previous, sealed.content)
     RoundVersion.objects.filter(pk=version.pk).update(previous_digest=previous, digest=version.digest)
+    sessions.update(
+        ledger_digest=version.digest,
+        points_moved=F("points_moved") + sealed.points_moved,
+        coins_moved=F("coins_moved") + sealed.coins_moved,
+    )
 
 
 # --- the check ---------------------------------------------------------------------------------------------
@@ -171,8 +184,10 @@ def verify_session(session: Session) -> Iterator[Finding]:
 
 
 def _chain_findings(session: Session) -> Iterator[Finding]:
-    previous = ""
+    previous, points, coins = "", 0, 0
     for sealed in _contents(RoundVersion.objects.filter(round__session=session)).values():
+        points += sealed.points_moved
+        coins += sealed.coins_moved
         where = {"session": session, "position": sealed.position, "version": sealed.version}
         if sealed.previous_digest != previous:
             yield Finding(
@@ -183,6 +198,18 @@ def _chain_findings(session: Session) -> Iterator[Finding]:
         if digest_of(sealed.previous_digest, sealed.content) != sealed.digest:
             yield Finding(what="its rows or fields are not what was sealed when it was written", **where)
         previous = sealed.digest
+    if session.ledger_digest != previous:
+        yield Finding(
+            session=session,
+            what="the end of its hash chain is not its latest version "
+            "(a version was removed, or a hash rewritten)",
+        )
+    if (session.points_moved, session.coins_moved) != (points, coins):
+        yield Finding(
+            session=session,
+            what=f"it counts {session.points_moved} points and {session.coins_moved} coins moved; "
+            f"its rows move {points} and {coins}",
+        )
 
 
 def _balance_findings(session: Session) -> Iterator[Finding]:

@@ -10,11 +10,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from calculator.engine import find_waits, score_hand
-from calculator.engine.errors import EngineError
-from calculator.engine.rules import Rules, multiplier_of
+from calculator.engine import MAX_PAYMENT_POINTS, EngineError, Rules, find_waits, multiplier_of, score_hand
 
-from .events import PlayerReport, Status, WinnerSpec, fail
+from .events import DrawStatus, PlayerReport, WinnerSpec, fail
 
 
 class WinScore(NamedTuple):
@@ -65,9 +63,10 @@ def score_winner(
 ) -> WinScore:
     """The winner's fan: scored from his tiles, or as entered. A hand that does not win is an error about
     ``events[index].winners[position].hand``."""
+    path = f"events[{index}].winners[{position}]"
     if winner.hand is None:
         assert winner.fan is not None  # the parser guarantees one of the two
-        return _entered(winner.player, winner.fan, rules)
+        return _entered(winner.player, winner.fan, rules, f"{path}.fan", index)
     try:
         result = score_hand(
             concealed=winner.hand.concealed,
@@ -90,19 +89,34 @@ def score_winner(
             f"玩家 {winner.player} 的手牌不能胡：{result.reason_zh}",
             index,
         )
+    check_payment(result.points, f"{path}.hand", index)
     return _win_score(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
 
 
-def _entered(player: int, fan: int, rules: Rules) -> WinScore:
-    points = rules.amount(fan)
+def _entered(player: int, fan: int, rules: Rules, path: str, index: int) -> WinScore:
+    points = check_payment(rules.amount(fan), path, index)
     return _win_score(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan", {})
+
+
+def check_payment(points: int, path: str, index: int) -> int:
+    """A fan-based amount no real table reaches is refused (``limits.MAX_PAYMENT_POINTS``), naming the fan
+    or the hand that makes it, before any total can overflow."""
+    if points <= MAX_PAYMENT_POINTS:
+        return points
+    raise fail(
+        path,
+        f"One payment would be {points:,} points, more than a payment may be ({MAX_PAYMENT_POINTS:,}): "
+        "check the fan, the base points and the cap.",
+        f"单笔支付将是 {points:,} 分，超过单笔上限（{MAX_PAYMENT_POINTS:,}）：请检查番数、底分和封顶。",
+        index,
+    )
 
 
 class Readiness(NamedTuple):
     """A player's position at a 流局: 花猪, not ready, or ready with his best possible fan (RULES.md 3.4)."""
 
     player: int
-    status: Status
+    status: DrawStatus
     fan: int | None
     points: int  # what a not-ready player pays him at 查大叫: amount(best fan), 0 when not ready
     source: str
@@ -110,11 +124,11 @@ class Readiness(NamedTuple):
 
     @property
     def ready(self) -> bool:
-        return self.status is Status.READY
+        return self.status is DrawStatus.READY
 
     @property
     def huazhu(self) -> bool:
-        return self.status is Status.HUAZHU
+        return self.status is DrawStatus.HUAZHU
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,8 +156,9 @@ def readiness(
     """Decide 花猪 / ready / best fan from the player's tiles, or take the status as entered."""
     if report.hand is None:
         assert report.status is not None
-        fan = report.fan if report.status is Status.READY else None
-        return Readiness(report.player, report.status, fan, 0 if fan is None else rules.amount(fan), "status")
+        fan = report.fan if report.status is DrawStatus.READY else None
+        points = 0 if fan is None else check_payment(rules.amount(fan), f"{path}.fan", index)
+        return Readiness(report.player, report.status, fan, points, "status")
     try:
         result = find_waits(
             concealed=report.hand.concealed, melds=report.hand.melds, void_suit=void_suit, rules=rules
@@ -151,8 +166,9 @@ def readiness(
     except EngineError as error:
         raise error.within(f"{path}.hand", event=index) from None
     if result.huazhu:
-        return Readiness(report.player, Status.HUAZHU, None, 0, "hand", result.to_dict())
+        return Readiness(report.player, DrawStatus.HUAZHU, None, 0, "hand", result.to_dict())
     if result.ready and result.best is not None:
         fan = int(result.best.fan)
-        return Readiness(report.player, Status.READY, fan, rules.amount(fan), "hand", result.to_dict())
-    return Readiness(report.player, Status.NOT_READY, None, 0, "hand", result.to_dict())
+        points = check_payment(rules.amount(fan), f"{path}.hand", index)
+        return Readiness(report.player, DrawStatus.READY, fan, points, "hand", result.to_dict())
+    return Readiness(report.player, DrawStatus.NOT_READY, None, 0, "hand", result.to_dict())

@@ -194,3 +194,29 @@ def test_flush_empties_a_guarded_database_and_leaves_it_guarded(evening, owner):
     services.round_record(actor=session.group.memberships.get().user, session=session, body=SELF_DRAW_B)
     with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
         raw("UPDATE ledger_ledgerentry SET points = 0")
+
+
+def test_the_latest_version_removed_behind_the_apps_back_is_found(evening):
+    """No later link points at the last version: the session's head does."""
+    last = RoundVersion.objects.filter(round__session=evening[1]).order_by("-id").first()
+    for table in ("ledger_ledgerentry", "ledger_coinentry", "ledger_winrecord"):
+        drop_guard(table)
+        raw(f"DELETE FROM {table} WHERE round_version_id = %s", last.pk)
+    raw("DELETE FROM ledger_roundversion WHERE id = %s", last.pk)
+    raw("UPDATE ledger_round SET version = version - 1 WHERE id = %s", last.round_id)
+    with pytest.raises(CommandError) as found:
+        verify()
+    assert "the end of its hash chain is not its latest version" in str(found.value)
+    assert "points and" in str(found.value) and "coins moved; its rows move" in str(found.value)
+
+
+def test_loaddata_over_a_stored_ledger_row_is_refused(evening, tmp_path):
+    """The issue's case: a fixture with an existing primary key would overwrite a ledger row."""
+    row = LedgerEntry.objects.order_by("id").first()
+    fixture = tmp_path / "row.json"
+    out = StringIO()
+    call_command("dumpdata", "ledger.ledgerentry", pks=str(row.pk), stdout=out)
+    fixture.write_text(out.getvalue().replace(f'"points": {row.points}', '"points": 999'))
+    with pytest.raises(IntegrityError, match="append-only"):
+        call_command("loaddata", str(fixture), verbosity=0)
+    assert LedgerEntry.objects.get(pk=row.pk).points == row.points
