@@ -89,7 +89,7 @@ _INDEX_CHARS = {
 }
 # The same for ASCII text (what the pages and most clients send), as bytes: bytes.translate is a 256-entry
 # table lookup per character where str.translate looks a dict up, several times faster on a 14-tile hand.
-_ASCII_NORMAL = bytes.maketrans(SUITS.upper().encode(), SUITS.encode())
+_ASCII_NORMAL = bytes.maketrans("".join(SUITS).upper().encode(), "".join(SUITS).encode())
 _ASCII_SPACES = "".join(char for char in _SPACES if char.isascii()).encode()
 _VALID_ASCII = re.compile(rb"(?:[1-9]+[mps])*")
 _GROUP_ASCII = re.compile(rb"([1-9]+)([mps])")
