@@ -6,11 +6,14 @@ of ``POST /api/v1/settle/``; ``settle_up`` proposes the fewest transfers that se
 
 from calculator.engine.errors import EngineError
 
+from .escape import NEAR_THE_END
+from .requests import settle_from_payload
 from .settle import RoundResult, settle_round
 from .settle_up import Payment, settle_up
 from .state import KongPayment, PaymentState, Reason, RoundState, Transfer
 
 __all__ = [
+    "NEAR_THE_END",
     "EngineError",
     "KongPayment",
     "Payment",
@@ -19,6 +22,7 @@ __all__ = [
     "RoundResult",
     "RoundState",
     "Transfer",
+    "settle_from_payload",
     "settle_round",
     "settle_up",
 ]
