@@ -137,7 +137,7 @@ def with_added_tile(data: QueryDict) -> QueryDict:
     return data
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def calculator_page(request: HtmxHttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     if "add" in data:

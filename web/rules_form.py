@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from calculator.engine import OPTIONS, EngineError, Option, Preset, Rules
+from calculator.engine import OPTIONS, EngineError, Option, OptionKind, Preset, Rules
 
 from .language import is_chinese
 
@@ -64,13 +64,14 @@ def rules_payload(data: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class RuleField:
-    """One option of OPTIONS as the page shows it: a select for closed sets, a text box otherwise."""
+    """One option of OPTIONS as the page shows it, in the players' words of the page's language: a select
+    for closed sets (each value named), a text box otherwise. No internal key is shown."""
 
-    key: str
-    name: str
-    meaning: str
+    name: str  # the form field
+    label: str
+    explanation: str
     value: str
-    default: str
+    default: str  # the preset's value, as its choice is labelled
     choices: tuple[tuple[str, str], ...]
 
 
@@ -84,12 +85,21 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _choices(option: Option) -> tuple[tuple[str, str], ...]:
-    if option.kind == "bool":
+def _choices(option: Option, zh: bool) -> tuple[tuple[str, str], ...]:
+    """Each allowed value with its name from the engine's table (``value_labels``)."""
+    if option.value_labels:
+        return tuple(
+            (_shown(value.value), value.label_zh if zh else value.label) for value in option.value_labels
+        )
+    if option.kind == OptionKind.BOOL:
         return (("true", str(_("yes"))), ("false", str(_("no"))))
-    if option.kind == "zero_or_one":
-        return (("0", "0"), ("1", "1"))
     return tuple((choice, choice) for choice in option.choices)
+
+
+def _default_shown(option: Option, value: Any, zh: bool) -> str:
+    """The preset's value as the page names it: 血战到底, not ``xuezhan``."""
+    shown = _shown(value)
+    return dict(_choices(option, zh)).get(shown, shown)
 
 
 def rule_fields(data: Mapping[str, Any], language: str) -> tuple[RuleField, ...]:
@@ -102,12 +112,12 @@ def rule_fields(data: Mapping[str, Any], language: str) -> tuple[RuleField, ...]
     zh = is_chinese(language)
     return tuple(
         RuleField(
-            key=option.key,
             name=f"rule_{option.key}",
-            meaning=option.meaning_zh if zh else option.meaning,
+            label=option.label_zh if zh else option.label,
+            explanation=option.explanation_zh if zh else option.explanation,
             value=str(data.get(f"rule_{option.key}", "")).strip(),
-            default=_shown(defaults[option.key]),
-            choices=_choices(option),
+            default=_default_shown(option, defaults[option.key], zh),
+            choices=_choices(option, zh),
         )
         for option in OPTIONS
     )

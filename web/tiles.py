@@ -15,46 +15,45 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from calculator.engine import SUITS, TILE_NAMES, EngineError, MeldKind, parse_tiles
-from calculator.engine import Meld as EngineMeld
+from calculator.engine import (
+    COPIES,
+    HAND_TILES,
+    MELD_SIZES,
+    SUITS,
+    TILE_NAMES,
+    EngineError,
+    MeldKind,
+    parse_tiles,
+)
 
 PICKER_ROWS = tuple(tuple(f"{rank}{suit}" for rank in range(1, 10)) for suit in SUITS)
-# The picker stops offering tiles once the hand holds this many (a meld counting 3): the page's own
-# limit for building a hand, not a rule; whether a hand of that size is valid is the engine's call.
-HAND_TILES = 14
-COPIES = 4
 
 SUIT_LABELS: Mapping[str, Any] = {"m": _("Characters"), "p": _("Dots"), "s": _("Bamboo")}
 SUIT_SHORT_LABELS: Mapping[str, Any] = {"m": _("Cracks"), "p": _("Dots"), "s": _("Bams")}
 
 MELD_KINDS = tuple(kind.value for kind in MeldKind)
 MELD_LABELS: Mapping[str, Any] = {
-    "pung": _("Pung"),
-    "kong_direct": _("Direct kong"),
-    "kong_added": _("Added kong"),
-    "kong_concealed": _("Concealed kong"),
+    MeldKind.PUNG: _("Pung"),
+    MeldKind.KONG_DIRECT: _("Direct kong"),
+    MeldKind.KONG_ADDED: _("Added kong"),
+    MeldKind.KONG_CONCEALED: _("Concealed kong"),
 }
 # Every word a player may type for a meld kind, and the one the page writes back.
 MELD_TEXT: Mapping[str, str] = {
-    "pung": "碰",
-    "kong_direct": "明杠",
-    "kong_added": "弯杠",
-    "kong_concealed": "暗杠",
+    MeldKind.PUNG: "碰",
+    MeldKind.KONG_DIRECT: "明杠",
+    MeldKind.KONG_ADDED: "弯杠",
+    MeldKind.KONG_CONCEALED: "暗杠",
 }
 MELD_WORDS: Mapping[str, str] = {
-    **{word: kind for kind, word in MELD_TEXT.items()},
-    "直杠": "kong_direct",
-    "面下杠": "kong_added",
+    **{word: str(kind) for kind, word in MELD_TEXT.items()},
+    "直杠": MeldKind.KONG_DIRECT.value,
+    "面下杠": MeldKind.KONG_ADDED.value,
     **{kind: kind for kind in MELD_KINDS},
 }
 _MELD_WORD = "|".join(sorted(MELD_WORDS, key=len, reverse=True))  # longest first: 明杠 before 碰
 _MELD_TOKEN = re.compile(rf"({_MELD_WORD})\s*[:：]?\s*([^\s,，;；]+)")
 _MELD_SEPARATORS = re.compile(r"[\s,，;；]*")
-
-
-def meld_size(kind: str) -> int:
-    """Tiles a meld shows (3 for a pung, 4 for a kong), as the engine's meld says."""
-    return EngineMeld(MeldKind(kind), 0).size
 
 
 def tile_label(name: str) -> str:
@@ -142,7 +141,7 @@ def hand_view(concealed: Sequence[str], win: str | None, melds: Sequence[Meld]) 
     for position, meld in enumerate(melds):
         names = tile_names(meld.tile, f"melds[{position}].tile")
         if len(names) == 1:
-            tiles = (tile_view(names[0]),) * meld_size(meld.kind)
+            tiles = (tile_view(names[0]),) * MELD_SIZES[MeldKind(meld.kind)]
             meld_views.append(MeldView(meld.kind, MELD_LABELS[meld.kind], tiles))
     counts = Counter([*concealed, *([win_name] if win_name else [])])
     for meld_view in meld_views:
@@ -169,6 +168,6 @@ def picker_config_json() -> str:
             "suits": SUITS,
             "handTiles": HAND_TILES,
             "copies": COPIES,
-            "meldSize": {kind: meld_size(kind) for kind in MELD_KINDS},
+            "meldSize": {kind.value: size for kind, size in MELD_SIZES.items()},
         }
     )

@@ -48,3 +48,19 @@ def test_the_scan_catches_a_page_app_importing_another(tmp_path):
     assert web_layer_imports(tmp_path, "settlement", ("web",)) == [
         "settlement/views.py imports calculator.views"
     ]
+
+
+def test_every_value_of_the_engines_closed_sets_has_the_players_word():
+    from settlement.engine import DrawStatus, EventKind, KongKind, Reason
+    from web.entry.explain import EVENT_LABELS, KONG_LABELS, REASON_LABELS, STATUS_LABELS
+    from web.tiles import MELD_LABELS, MELD_TEXT, MeldKind
+
+    for labels, values in (
+        (REASON_LABELS, Reason),
+        (EVENT_LABELS, EventKind),
+        (KONG_LABELS, KongKind),
+        (STATUS_LABELS, DrawStatus),
+        (MELD_LABELS, MeldKind),
+        (MELD_TEXT, MeldKind),
+    ):
+        assert set(labels) == set(values)

@@ -28,13 +28,14 @@ from calculator.engine import (
     Rules,
     fan_of_pattern,
 )
-from settlement.engine import NEAR_THE_END
+from settlement.engine import NEAR_THE_END, DrawStatus, EventKind, KongKind
 from web.seats import SEATS, seat_number
 from web.tiles import melds_payload, parse_melds, tile_names
 
-EVENT_KINDS = ("kong", "win", "draw", "escape")
-KONG_KINDS = ("concealed", "added", "direct")
-DRAW_STATUSES = ("huazhu", "not_ready", "ready")
+EVENT_KINDS = tuple(EventKind)
+# The kinds in the order players meet them (暗杠 / 弯杠 / 明杠), not the engine's.
+KONG_KINDS = (KongKind.CONCEALED, KongKind.ADDED, KongKind.DIRECT)
+DRAW_STATUSES = tuple(DrawStatus)
 WIN_HOWS = ("self_draw", "discard", "robbing")
 TIAN_DI = ("tian_hu", "di_hu")
 # The quick picker's chips, the most common first (a page's choice of order, not a rule).
@@ -171,10 +172,10 @@ def _kong(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tup
     if player is None:
         raise ChoiceMissing("kong_player", _("Choose who made the kong."))
     kind = data.get("kong_kind")
-    if kind not in KONG_KINDS:
+    if kind not in KongKind:
         raise ChoiceMissing("kong_kind", _("Choose the kind of kong."))
     event: dict[str, Any] = {"type": "kong", "player": player, "kind": kind}
-    if kind == "direct":
+    if kind == KongKind.DIRECT:
         feeder = seat_number(data.get("kong_from"))
         if feeder is None:
             raise ChoiceMissing("kong_from", _("Choose who discarded the tile for the direct kong."))
@@ -227,12 +228,12 @@ def _readiness(
             players.append({"player": seat, "hand": hand})
             continue
         status = data.get(f"draw_{seat}")
-        if status not in DRAW_STATUSES:
+        if status not in DrawStatus:
             raise ChoiceMissing(
                 f"draw_{seat}", _("Say for every player still in the hand: 花猪, 没叫 or 有叫.")
             )
         entry: dict[str, Any] = {"player": seat, "status": status}
-        if status == "ready":
+        if status == DrawStatus.READY:
             quick[seat] = QuickEntry.from_choices(data, seat, prefix="draw")
             entry["fan"] = quick[seat].scored(rules, 0)[2]
         players.append(entry)
@@ -256,7 +257,7 @@ def _escape(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> t
     return event, _note(quick)
 
 
-BUILDERS = {"kong": _kong, "win": _win, "draw": _draw, "escape": _escape}
+BUILDERS = {EventKind.KONG: _kong, EventKind.WIN: _win, EventKind.DRAW: _draw, EventKind.ESCAPE: _escape}
 
 
 def build_event(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:

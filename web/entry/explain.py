@@ -15,38 +15,40 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from calculator.engine import PATTERN_BY_KEY, Rules
+from settlement.engine import DrawStatus, EventKind, KongKind, Reason
 from web.language import in_language
 
 from .events import TILES_LEFT_NOT_COUNTED, QuickEntry, notes_of, win_situation
 
+# The players' word for each value of the engine's closed sets (tests/web: every value has one).
 REASON_LABELS: Mapping[str, Any] = {
-    "win": gettext_lazy("Win"),
-    "self_draw_bonus": gettext_lazy("Self-draw bonus"),
-    "direct_kong": gettext_lazy("Direct kong"),
-    "added_kong": gettext_lazy("Added kong"),
-    "concealed_kong": gettext_lazy("Concealed kong"),
-    "kong_transfer": gettext_lazy("Kong money handed over"),
-    "huazhu": gettext_lazy("Flower pig"),
-    "chajiao": gettext_lazy("Not ready at the draw"),
-    "kong_refund": gettext_lazy("Kong money refunded"),
-    "escape": gettext_lazy("Escape"),
-    "win_forfeit": gettext_lazy("Winnings returned"),
+    Reason.WIN: gettext_lazy("Win"),
+    Reason.SELF_DRAW_BONUS: gettext_lazy("Self-draw bonus"),
+    Reason.DIRECT_KONG: gettext_lazy("Direct kong"),
+    Reason.ADDED_KONG: gettext_lazy("Added kong"),
+    Reason.CONCEALED_KONG: gettext_lazy("Concealed kong"),
+    Reason.KONG_TRANSFER: gettext_lazy("Kong money handed over"),
+    Reason.HUAZHU: gettext_lazy("Flower pig"),
+    Reason.CHAJIAO: gettext_lazy("Not ready at the draw"),
+    Reason.KONG_REFUND: gettext_lazy("Kong money refunded"),
+    Reason.ESCAPE: gettext_lazy("Escape"),
+    Reason.WIN_FORFEIT: gettext_lazy("Winnings returned"),
 }
 EVENT_LABELS: Mapping[str, Any] = {
-    "kong": gettext_lazy("Kong"),
-    "win": gettext_lazy("Win"),
-    "draw": gettext_lazy("Draw"),
-    "escape": gettext_lazy("Escape"),
+    EventKind.KONG: gettext_lazy("Kong"),
+    EventKind.WIN: gettext_lazy("Win"),
+    EventKind.DRAW: gettext_lazy("Draw"),
+    EventKind.ESCAPE: gettext_lazy("Escape"),
 }
 KONG_LABELS: Mapping[str, Any] = {
-    "concealed": gettext_lazy("Concealed kong"),
-    "added": gettext_lazy("Added kong"),
-    "direct": gettext_lazy("Direct kong"),
+    KongKind.CONCEALED: gettext_lazy("Concealed kong"),
+    KongKind.ADDED: gettext_lazy("Added kong"),
+    KongKind.DIRECT: gettext_lazy("Direct kong"),
 }
 STATUS_LABELS: Mapping[str, Any] = {
-    "huazhu": gettext_lazy("Flower pig"),
-    "not_ready": gettext_lazy("Not ready"),
-    "ready": gettext_lazy("Ready"),
+    DrawStatus.HUAZHU: gettext_lazy("Flower pig"),
+    DrawStatus.NOT_READY: gettext_lazy("Not ready"),
+    DrawStatus.READY: gettext_lazy("Ready"),
 }
 PAYMENT_SENTENCES = {  # (several payers, several receivers) -> the sentence
     (False, False): gettext_lazy("%(payers)s pays %(to)s %(points)s"),
