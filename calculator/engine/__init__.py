@@ -7,11 +7,13 @@ both take tiles in notation, validate them and raise ``EngineError`` (field + me
 from .errors import EngineError
 from .fan import ExtraScore, ScoreResult, Wait, score_hand
 from .patterns import PatternScore
-from .rules import Rules
+from .requests import request_object, rules_from
+from .rules import PATTERN_DEFAULT_FAN, Rules
 from .tiles import format_tiles, parse_tiles
 from .waits import DiscardWaits, WaitsResult, find_waits
 
 __all__ = [
+    "PATTERN_DEFAULT_FAN",
     "DiscardWaits",
     "EngineError",
     "ExtraScore",
@@ -23,5 +25,7 @@ __all__ = [
     "find_waits",
     "format_tiles",
     "parse_tiles",
+    "request_object",
+    "rules_from",
     "score_hand",
 ]
