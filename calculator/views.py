@@ -207,7 +207,7 @@ def with_added_tile(data: QueryDict) -> QueryDict:
     return data
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def calculator_page(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     if "add" in data:

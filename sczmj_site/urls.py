@@ -6,6 +6,7 @@ urlpatterns = [
     path("", include("calculator.urls")),
     path("", include("settlement.urls")),
     path("", include("ledger.urls")),
+    path("", include("pwa.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
