@@ -43,6 +43,7 @@ from .hand import (
     read_win_by,
     read_win_tile,
 )
+from .limits import HAND_TILES
 from .patterns import (
     ALL_258,
     ALL_TERMINAL,
@@ -482,7 +483,7 @@ def score_hand(
     concealed_tiles = read_tiles(concealed, "concealed")
     meld_list = read_melds(melds)
     win = read_win_tile(win_tile)
-    check_size(concealed_tiles, meld_list, (14,), 1)
+    check_size(concealed_tiles, meld_list, (HAND_TILES,), 1)
     held = read_held(concealed_tiles, meld_list, win)
     how = read_win_by(win_by)
     situation = WIN_BY_BITS[how] | _situation_flags(after_kong, last_tile)

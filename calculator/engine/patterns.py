@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .rules import PATTERN_DEFAULT_FAN
-
 # Fact bits: one reading of a hand (a split into sets and a pair, or seven pairs) plus its tiles.
 SEVEN_PAIRS = 1
 HAS_RUN = 2
@@ -59,6 +57,7 @@ class Pattern:
     key: str
     name: str
     name_en: str
+    fan: int  # the default fan (RULES.md 3.1); ``pattern_fan`` may change it
     applies: Callable[[Facts], bool]
     gen_inside: int = 0  # quads the pattern already counts, taken off the gen
 
@@ -127,26 +126,29 @@ def never(facts: Facts) -> bool:
 
 
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("ping_hu", "平胡", "Plain hand", ping_hu),
-    Pattern("dui_dui_hu", "对对胡", "All pungs", dui_dui_hu),
-    Pattern("qing_yi_se", "清一色", "Full flush", qing_yi_se),
-    Pattern("dai_yao_jiu", "带幺九", "Terminals in every set", dai_yao_jiu),
-    Pattern("qi_dui", "七对", "Seven pairs", qi_dui),
-    Pattern("qing_dui", "清对", "Full flush all pungs", qing_dui),
-    Pattern("jiang_dui", "将对", "All pungs of 2, 5 and 8", jiang_dui),
-    Pattern("long_qi_dui", "龙七对", "Seven pairs with a quad", long_qi_dui, gen_inside=1),
-    Pattern("qing_qi_dui", "清七对", "Full flush seven pairs", qing_qi_dui),
-    Pattern("qing_yao_jiu", "清幺九", "Full flush with terminals in every set", qing_yao_jiu),
+    Pattern("ping_hu", "平胡", "Plain hand", 1, ping_hu),
+    Pattern("dui_dui_hu", "对对胡", "All pungs", 2, dui_dui_hu),
+    Pattern("qing_yi_se", "清一色", "Full flush", 3, qing_yi_se),
+    Pattern("dai_yao_jiu", "带幺九", "Terminals in every set", 3, dai_yao_jiu),
+    Pattern("qi_dui", "七对", "Seven pairs", 3, qi_dui),
+    Pattern("qing_dui", "清对", "Full flush all pungs", 4, qing_dui),
+    Pattern("jiang_dui", "将对", "All pungs of 2, 5 and 8", 4, jiang_dui),
+    Pattern("long_qi_dui", "龙七对", "Seven pairs with a quad", 5, long_qi_dui, gen_inside=1),
+    Pattern("qing_qi_dui", "清七对", "Full flush seven pairs", 5, qing_qi_dui),
+    Pattern("qing_yao_jiu", "清幺九", "Full flush with terminals in every set", 5, qing_yao_jiu),
     Pattern(
-        "qing_long_qi_dui", "青龙七对", "Full flush seven pairs with a quad", qing_long_qi_dui, gen_inside=1
+        "qing_long_qi_dui",
+        "青龙七对",
+        "Full flush seven pairs with a quad",
+        6,
+        qing_long_qi_dui,
+        gen_inside=1,
     ),
-    Pattern("tian_hu", "天胡", "Heavenly hand", never),
-    Pattern("di_hu", "地胡", "Earthly hand", never),
+    Pattern("tian_hu", "天胡", "Heavenly hand", 6, never),
+    Pattern("di_hu", "地胡", "Earthly hand", 6, never),
 )
 PATTERN_BY_KEY: dict[str, Pattern] = {pattern.key: pattern for pattern in PATTERNS}
-assert tuple(PATTERN_BY_KEY) == tuple(PATTERN_DEFAULT_FAN), (
-    "the pattern rows follow rules.PATTERN_DEFAULT_FAN"
-)
+PATTERN_DEFAULT_FAN: dict[str, int] = {pattern.key: pattern.fan for pattern in PATTERNS}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 
 from calculator.engine import EngineError
 from ledger import selectors, services
@@ -19,6 +20,7 @@ from ledger.errors import (
 from ledger.models import HandInProgress, LedgerEntry, Role, Round
 from settlement.engine import settle_round
 from tests.ledger.conftest import DRAW_WITH_PIG, SELF_DRAW_B, make_table
+from tests.ledger.pages.helpers import logged_in
 
 KONG = {"type": "kong", "player": 1, "kind": "concealed", "tile": "2m"}
 TWO_ON_ONE_DISCARD = {"type": "win", "from": 0, "winners": [{"player": 2, "fan": 2}, {"player": 3, "fan": 1}]}
@@ -269,3 +271,11 @@ def test_a_session_stored_before_hands_existed_gets_the_hand_its_last_round_sugg
     assert (state.number, state.dealer, state.revision) == (2, 2, 0)
     add(owner, session, KONG, revision=0)
     assert hand(session).events == (KONG,)
+
+
+def test_the_start_page_deals_the_first_hand_to_the_dealer_chosen(owner):
+    group = services.group_create(actor=owner, name="周五麻将")
+    data = {"name": "周五", "dealer": "2", "preset": "chengdu"}
+    data |= {f"seat_{seat}": name for seat, name in enumerate(("小王", "小李", "阿美", "老张"))}
+    assert logged_in(owner).post(reverse("session-start", args=[group.pk]), data).status_code == 302
+    assert hand(group.sessions.get()).dealer == 2
