@@ -192,6 +192,9 @@ class RoundVersion(models.Model):
     void_suits = models.JSONField(null=True, blank=True)
     events = models.JSONField()
     result = models.JSONField(null=True, blank=True)  # the settle response; null for a void
+    # One per event: how the page entered it (the quick picker's taps), so the history explains the hand
+    # as the page did when it was recorded; null or "" for none, and empty for rounds sent by the API.
+    notes = models.JSONField(default=list, blank=True)
     coin_balances_before = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

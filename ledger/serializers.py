@@ -353,7 +353,7 @@ class HandEventSerializer(serializers.Serializer):
     note = serializers.CharField(
         required=False,
         allow_null=True,
-        max_length=200,
+        max_length=1000,
         help_text="What the scorekeeper saw, kept with the event.",
     )
 

@@ -425,10 +425,16 @@ def _replayed(existing: Round, fingerprint: str) -> Round:
 
 
 @transaction.atomic
-def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Round:
-    """Replace a round's events: reversing entries for the current version, then the new version's rows."""
+def round_correct(
+    *, actor: AbstractBaseUser, round_: Round, body: object, notes: Sequence[object] | None = None
+) -> Round:
+    """Replace a round's events: reversing entries for the current version, then the new version's rows.
+
+    ``notes`` (one per event, as a page entered them) are kept with the new version for its explanation.
+    """
     require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
     round_body = _round_body(body)
+    round_body["notes"] = _notes_for(notes, round_body["events"])
     session, round_ = _locked_round(round_)
     if round_.voided:
         raise RoundVoidedError()
@@ -454,7 +460,7 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     session, round_ = _locked_round(round_)
     if round_.voided:
         return round_
-    body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+    body = {**_body_of(round_), "notes": _current_notes(round_)}
     version = round_.version + 1
     _write_version(actor, round_, VersionKind.VOIDED, version, body, None, None)
     round_.voided = True
@@ -464,6 +470,29 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     bounds.check_session(session, "round")
     _hand_follows_ledger(session)
     return round_
+
+
+def _body_of(round_: Round) -> dict[str, Any]:
+    return {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+
+
+def _current_notes(round_: Round) -> list[Any]:
+    return list(
+        RoundVersion.objects.filter(round=round_, version=round_.version)
+        .values_list("notes", flat=True)
+        .get()
+    )
+
+
+def _notes_for(notes: Sequence[object] | None, events: object) -> list[str | None]:
+    """One note per event (None where there is none), each a short text; no notes at all is fine."""
+    count = len(events) if isinstance(events, list) else 0
+    given = list(notes or ())
+    if len(given) > count:
+        raise EngineError("notes", "There are more notes than events.", "备注比记录多。")
+    return [_note(note, f"notes[{index}]") for index, note in enumerate(given)] + [None] * (
+        count - len(given)
+    )
 
 
 def _locked_round(round_: Round) -> tuple[Session, Round]:
@@ -551,18 +580,20 @@ def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Ro
     )
     if not later:
         return
-    settled = dict(
-        RoundVersion.objects.filter(round__in=later, version=F("round__version")).values_list(
-            "round_id", "result"
-        )
-    )
+    settled = {
+        round_id: (result, notes)
+        for round_id, result, notes in RoundVersion.objects.filter(
+            round__in=later, version=F("round__version")
+        ).values_list("round_id", "result", "notes")
+    }
     balances = selectors.coin_balances(session, before=later[0].position)
     for round_ in later:
-        body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+        stored_result, notes = settled[round_.pk]
+        body = {**_body_of(round_), "notes": notes}
         result = _settle(session, body, balances)
         coins = result.coins
         assert coins is not None  # the session has coins, so the engine settled them
-        stored = settled[round_.pk]["coins"]
+        stored = stored_result["coins"]
         if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
             round_.version += 1
             _write_version(actor, round_, VersionKind.RECOINED, round_.version, body, result, balances)
@@ -588,6 +619,7 @@ def _write_version(
         dealer=body["dealer"],
         void_suits=body.get("void_suits"),
         events=body["events"],
+        notes=list(body.get("notes") or ()),
         result=None if result is None else result.to_dict(),
         coin_balances_before=coins_before,
         created_by=actor if actor.is_authenticated else None,
@@ -716,7 +748,7 @@ def _win_records(
 # (4) when those events finish the hand, the round is recorded and the next hand starts, in the same
 # transaction; (5) the revision moves on.
 
-MAX_NOTE_LENGTH = 200
+MAX_NOTE_LENGTH = 1000  # a quick-picker note of a four-player draw is about 200
 HAND_KEY_PREFIX = "hand-r"  # a write's own key when the client sent none: the revision it was made at
 
 
@@ -849,7 +881,13 @@ def _hand_write(
         recorded = None
         if result.finished:
             recorded = _round_insert(
-                actor, session, body, result, coins_before, key=key, fingerprint=_fingerprint(body)
+                actor,
+                session,
+                {**body, "notes": notes},
+                result,
+                coins_before,
+                key=key,
+                fingerprint=_fingerprint(body),  # as POST rounds/ would fingerprint the same round
             )
             _start_next_hand(hand, recorded, result)
         else:
@@ -914,12 +952,12 @@ def _revision(value: object) -> int:
     return value  # type: ignore[return-value]
 
 
-def _note(value: object) -> str | None:
+def _note(value: object, field: str = "note") -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > MAX_NOTE_LENGTH or not _storable(value):
         raise EngineError(
-            "note",
+            field,
             f"note must be text of at most {MAX_NOTE_LENGTH} characters.",
             f"备注须为不超过 {MAX_NOTE_LENGTH} 个字符的文本。",
         )

@@ -94,7 +94,7 @@ def test_text_no_database_stores_is_refused_at_its_event(owner, session):
         add(owner, session, {"type": "kong", "player": 1, "kind": "concealed", "tile": "2m\x00"})
     assert refused.value.field == "events[0].tile"
     with pytest.raises(EngineError) as refused:
-        add(owner, session, KONG, note="x" * 201)
+        add(owner, session, KONG, note="x" * 1001)
     assert refused.value.field == "note"
 
 
@@ -279,3 +279,19 @@ def test_the_start_page_deals_the_first_hand_to_the_dealer_chosen(owner):
     data |= {f"seat_{seat}": name for seat, name in enumerate(("小王", "小李", "阿美", "老张"))}
     assert logged_in(owner).post(reverse("session-start", args=[group.pk]), data).status_code == 302
     assert hand(group.sessions.get()).dealer == 2
+
+
+def test_the_notes_of_a_finished_hand_stay_with_its_round_through_correction_and_void(owner, session):
+    for note, event in zip(("杠", "一炮双响", "自摸"), EVENING, strict=True):
+        finished = add(owner, session, event, note=note)
+    round_ = finished.round
+    assert round_.versions.get(version=1).notes == ["杠", "一炮双响", "自摸"]
+    corrected = services.round_correct(
+        actor=owner, round_=round_, body={"dealer": 0, "events": list(EVENING)}, notes=["暗杠"]
+    )
+    assert corrected.versions.get(version=2).notes == ["暗杠", None, None]
+    services.round_void(actor=owner, round_=corrected)
+    assert corrected.versions.get(version=3).notes == ["暗杠", None, None]
+    with pytest.raises(EngineError) as refused:
+        services.round_correct(actor=owner, round_=round_, body={"dealer": 0, "events": []}, notes=["x"])
+    assert refused.value.field == "notes"  # more notes than events
