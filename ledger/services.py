@@ -24,7 +24,7 @@ from django.db.models import F, Max
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from calculator.engine import PATTERNS, EngineError, Rules, request_object
+from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, request_object
 from settlement.engine import RoundResult, Transfer
 
 from . import bounds, integrity, selectors
@@ -270,7 +270,7 @@ def _every_value(rules: Rules) -> dict[str, Any]:
     gives only the overridden fans), so a later change of a preset or of a default never changes a
     session already played. Sessions stored before this hold overrides; they still load (from_dict)."""
     stored = rules.to_dict()
-    stored["pattern_fan"] = {pattern.key: rules.pattern_value(pattern.key) for pattern in PATTERNS}
+    stored["pattern_fan"] = {pattern: rules.pattern_value(pattern) for pattern in PATTERN_BY_KEY}
     return stored
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0006_session_ledger_head'),
+        ('ledger', '0007_version_writer_name'),
     ]
 
     operations = [
