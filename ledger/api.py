@@ -153,8 +153,10 @@ class TokenView(APIView):
 
     def get_authenticators(self) -> list[Any]:
         """Credentials are read only to log out: a stale token sent along with a log-in must not refuse
-        the log-in that replaces it (``self.request`` is Django's request here, before DRF wraps it)."""
-        return super().get_authenticators() if self.request.method == "DELETE" else []
+        the log-in that replaces it (``self.request`` is Django's request here, before DRF wraps it; the
+        schema generator has none, and documents each method's own ``auth``)."""
+        logging_in = self.request is not None and self.request.method == "POST"
+        return [] if logging_in else super().get_authenticators()
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
