@@ -197,6 +197,9 @@ class RoundVersion(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    # Who wrote it, by name, when no account of this server did: an imported group's history names the
+    # writers of the server it came from (ledger/group_file.py). Not sealed, like created_by.
+    created_by_name = models.CharField(max_length=150, blank=True, default="")
     # The seal (ledger/integrity.py): a SHA-256 of this version and its rows, chained to the digest of the
     # session's version written before it. Set once, in the transaction that writes the version.
     previous_digest = models.CharField(max_length=64, blank=True, default="")

@@ -22,9 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Sum
 from django.utils import timezone, translation
 
-from calculator.engine.errors import EngineError
-from calculator.engine.requests import request_object, rules_from
-from calculator.engine.rules import PATTERN_DEFAULT_FAN, Rules
+from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, request_object, rules_from
 from settlement.engine import settle_round
 
 from . import bounds, integrity
@@ -267,7 +265,7 @@ def _every_value(rules: Rules) -> dict[str, Any]:
     gives only the overridden fans), so a later change of a preset or of a default never changes a
     session already played. Sessions stored before this hold overrides; they still load (from_dict)."""
     stored = rules.to_dict()
-    stored["pattern_fan"] = {pattern: rules.pattern_value(pattern) for pattern in PATTERN_DEFAULT_FAN}
+    stored["pattern_fan"] = {pattern: rules.pattern_value(pattern) for pattern in PATTERN_BY_KEY}
     return stored
 
 

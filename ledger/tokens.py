@@ -15,7 +15,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from calculator.engine.errors import EngineError
+from calculator.engine import EngineError
 
 
 def token_expired(token: Token) -> bool:

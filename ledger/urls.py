@@ -23,7 +23,9 @@ urlpatterns = [
     path("api/v1/accounts/", api.AccountCreateView.as_view(), name="account-create"),
     path("api/v1/auth/token/", api.TokenView.as_view(), name="auth-token"),
     path("api/v1/groups/", api.GroupListView.as_view(), name="group-list"),
+    path("api/v1/groups/import/", api.GroupImportView.as_view(), name="group-import"),
     path("api/v1/groups/<ledger_id:group_id>/", api.GroupDetailView.as_view(), name="group-detail"),
+    path("api/v1/groups/<ledger_id:group_id>/export/", api.GroupExportView.as_view(), name="group-export"),
     path("api/v1/groups/<ledger_id:group_id>/members/", api.MemberListView.as_view(), name="member-list"),
     path(
         "api/v1/groups/<ledger_id:group_id>/members/<ledger_id:member_id>/",

@@ -21,5 +21,5 @@ urlpatterns = [
 ]
 
 # Under /api/ a URL that matches nothing is a JSON 404 in the API's one error shape, a crash a JSON 500.
-handler404 = "sczmj_site.api_errors.page_not_found"
-handler500 = "sczmj_site.api_errors.server_error"
+handler404 = "api.errors.page_not_found"
+handler500 = "api.errors.server_error"

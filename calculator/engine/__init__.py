@@ -22,15 +22,22 @@ from .fan import (
     fan_of_pattern,
     score_hand,
 )
-from .hand import MELD_SIZES, MeldKind, WinBy
-from .limits import COPIES, HAND_TILES, MAX_FAN, MAX_MELDS, MAX_OPTION_VALUE, MAX_PATTERN_FAN, READY_TILES
-from .patterns import PATTERN_BY_KEY, PATTERNS, Pattern, PatternScore
-from .requests import request_object, rules_from, score_from_payload, waits_from_payload
-from .rules import (
+from .hand import MELD_SIZES, Meld, MeldKind, WinBy
+from .limits import (
+    COPIES,
+    HAND_TILES,
+    MAX_FAN,
+    MAX_MELDS,
+    MAX_OPTION_VALUE,
+    MAX_PATTERN_FAN,
+    MAX_PAYMENT_POINTS,
+    MAX_ROUND_POINTS,
+    READY_TILES,
+)
+from .options import (
     CAP,
     OPTIONS,
     OPTIONS_BY_KEY,
-    PRESET_RULES,
     PRESETS,
     DealerRule,
     DianGangHua,
@@ -46,14 +53,23 @@ from .rules import (
     OptionKind,
     Preset,
     QiangGangPayment,
-    Rules,
     TianDiHu,
     ValueLabel,
     ZimoBonus,
-    describe_rules,
-    multiplier_of,
 )
-from .tiles import SUIT_NAMES_ZH, SUITS, TILE_INDEX, TILE_NAMES, format_tiles, parse_tiles
+from .patterns import (
+    HEAVENLY_PATTERNS,
+    PATTERN_BY_KEY,
+    PATTERN_ROWS,
+    PATTERNS,
+    HeavenlyPattern,
+    Pattern,
+    PatternRow,
+    PatternScore,
+)
+from .requests import request_object, rules_from, score_from_payload, waits_from_payload
+from .rules import PRESET_RULES, Rules, describe_rules, multiplier_of
+from .tiles import KINDS, SUIT_NAMES_ZH, SUITS, TILE_INDEX, TILE_NAMES, format_tiles, parse_tiles
 from .waits import DiscardWaits, WaitsResult, find_waits
 
 __all__ = [
@@ -62,16 +78,21 @@ __all__ = [
     "COPIES",
     "DISCARD",
     "HAND_TILES",
+    "HEAVENLY_PATTERNS",
+    "KINDS",
     "LAST_TILE",
     "MAX_FAN",
     "MAX_MELDS",
     "MAX_OPTION_VALUE",
     "MAX_PATTERN_FAN",
+    "MAX_PAYMENT_POINTS",
+    "MAX_ROUND_POINTS",
     "MELD_SIZES",
     "OPTIONS",
     "OPTIONS_BY_KEY",
     "PATTERNS",
     "PATTERN_BY_KEY",
+    "PATTERN_ROWS",
     "PRESETS",
     "PRESET_RULES",
     "READY_TILES",
@@ -90,7 +111,9 @@ __all__ = [
     "EscapedWinner",
     "ExtraScore",
     "GangShangPaoTransfer",
+    "HeavenlyPattern",
     "HuazhuRecipients",
+    "Meld",
     "MeldKind",
     "Mode",
     "MultiWin",
@@ -98,6 +121,7 @@ __all__ = [
     "Option",
     "OptionKind",
     "Pattern",
+    "PatternRow",
     "PatternScore",
     "Preset",
     "QiangGangPayment",

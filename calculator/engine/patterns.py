@@ -8,7 +8,7 @@ per set of values and scoring is a tuple lookup.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -53,16 +53,32 @@ class PatternScore:
 
 
 @dataclass(frozen=True, slots=True)
-class Pattern:
+class PatternRow:
+    """A row of RULES.md 3.1: key, Chinese and English name, default fan (``pattern_fan`` may change it)."""
+
     key: str
     name: str
     name_en: str
-    fan: int  # the default fan (RULES.md 3.1); ``pattern_fan`` may change it
-    applies: Callable[[Facts], bool]
-    gen_inside: int = 0  # quads the pattern already counts, taken off the gen
+    fan: int
 
     def score(self, fan: int) -> PatternScore:
         return PatternScore(self.key, self.name, self.name_en, fan)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern(PatternRow):
+    """A base pattern, read from the tiles by its predicate."""
+
+    applies: Callable[[Facts], bool]
+    gen_inside: int = 0  # quads the pattern already counts, taken off the gen
+
+
+@dataclass(frozen=True, slots=True)
+class HeavenlyPattern(PatternRow):
+    """天胡/地胡: a pattern of the situation, not of the tiles. The request says the win was one; the rules'
+    ``tian_di_hu`` say how it meets the hand's own pattern (``fan.HEAVENLY``)."""
+
+    when: str  # what the request vouches for, for the docs and the pages
 
 
 def ping_hu(facts: Facts) -> bool:
@@ -120,11 +136,6 @@ def qing_long_qi_dui(facts: Facts) -> bool:
     return long_qi_dui(facts) and facts.one_suit
 
 
-def never(facts: Facts) -> bool:
-    """天胡/地胡: never read from the tiles; the request says so."""
-    return False
-
-
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("ping_hu", "平胡", "Plain hand", 1, ping_hu),
     Pattern("dui_dui_hu", "对对胡", "All pungs", 2, dui_dui_hu),
@@ -144,11 +155,22 @@ PATTERNS: tuple[Pattern, ...] = (
         qing_long_qi_dui,
         gen_inside=1,
     ),
-    Pattern("tian_hu", "天胡", "Heavenly hand", 6, never),
-    Pattern("di_hu", "地胡", "Earthly hand", 6, never),
 )
-PATTERN_BY_KEY: dict[str, Pattern] = {pattern.key: pattern for pattern in PATTERNS}
-PATTERN_DEFAULT_FAN: dict[str, int] = {pattern.key: pattern.fan for pattern in PATTERNS}
+TIAN_HU = HeavenlyPattern(
+    "tian_hu", "天胡", "Heavenly hand", 6, "the dealer's first 14 tiles win, before any discard or kong"
+)
+DI_HU = HeavenlyPattern(
+    "di_hu",
+    "地胡",
+    "Earthly hand",
+    6,
+    "a non-dealer wins in the first go-around, before his own first discard and anyone's pung or kong",
+)
+HEAVENLY_PATTERNS: tuple[HeavenlyPattern, ...] = (TIAN_HU, DI_HU)
+# Every row of RULES.md 3.1 in its order: what ``pattern_fan`` may change and the rules table lists.
+PATTERN_ROWS: tuple[PatternRow, ...] = (*PATTERNS, *HEAVENLY_PATTERNS)
+PATTERN_BY_KEY: Mapping[str, PatternRow] = {pattern.key: pattern for pattern in PATTERN_ROWS}
+BASE_PATTERN_BY_KEY: Mapping[str, Pattern] = {pattern.key: pattern for pattern in PATTERNS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +183,10 @@ class Choice:
     score: PatternScore
 
 
-def pattern_values(pattern_fan: tuple[tuple[str, int], ...]) -> dict[str, int]:
-    return {**PATTERN_DEFAULT_FAN, **dict(pattern_fan)}
-
-
 @lru_cache(maxsize=64)
 def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
     """For each fact combination (by its bits), the largest pattern that applies under these values."""
-    values = pattern_values(pattern_fan)
+    values = {**{pattern.key: pattern.fan for pattern in PATTERNS}, **dict(pattern_fan)}
 
     def best(facts: Facts) -> Choice:
         ranked = (

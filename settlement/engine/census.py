@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from calculator.engine.limits import COPIES
-from calculator.engine.tiles import KINDS, TILE_NAMES
+from calculator.engine import COPIES, KINDS, TILE_NAMES
 
 from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent, fail
 from .state import SEATS

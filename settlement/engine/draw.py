@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from calculator.engine.rules import HuazhuRecipients, Rules
+from calculator.engine import HuazhuRecipients, Rules
 
 from .checks import check_open
 from .events import DrawEvent, DrawStatus, EventKind, PlayerReport, fail

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calculator.engine.rules import EscapedWinner, EscapePenaltyTo
+from calculator.engine import EscapedWinner, EscapePenaltyTo
 
 from .checks import check_open
 from .draw import assess

@@ -13,10 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from calculator.engine.errors import EngineError
-from calculator.engine.hand import MELD_SIZES
-from calculator.engine.limits import MAX_FAN
-from calculator.engine.tiles import SUITS, TILE_INDEX, parse_tiles
+from calculator.engine import MAX_FAN, MELD_SIZES, SUITS, TILE_INDEX, EngineError, parse_tiles
 
 from .state import SEATS
 

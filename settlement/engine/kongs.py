@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from calculator.engine.rules import DirectKong, Rules
-from calculator.engine.tiles import SUITS, TILE_NAMES
+from calculator.engine import SUITS, TILE_NAMES, DirectKong, Rules
 
 from .checks import check_can_act, check_open
 from .events import EventKind, KongEvent, KongKind, fail

@@ -19,7 +19,7 @@ import enum
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from calculator.engine.rules import (
+from calculator.engine import (
     DianGangHua,
     GangShangPaoTransfer,
     Mode,

@@ -14,11 +14,12 @@ from ledger.urls import urlpatterns
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
 
 # Routes that concern no group's object.
-UNSCOPED = {"account-create", "auth-token", "group-list"}
+UNSCOPED = {"account-create", "auth-token", "group-list", "group-import"}
 
 # For each scoped route: which of the victim's objects fills its path.
 SCOPED: dict[str, dict[str, str]] = {
     "group-detail": {"group_id": "group"},
+    "group-export": {"group_id": "group"},
     "member-list": {"group_id": "group"},
     "member-detail": {"group_id": "group", "member_id": "membership"},
     "player-list": {"group_id": "group"},

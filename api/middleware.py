@@ -12,7 +12,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from .api_errors import under_api
+from .errors import under_api
 
 
 class ApiInEnglishMiddleware:
