@@ -48,6 +48,7 @@ from .models import (
 ROUND_FIELDS = frozenset({"dealer", "void_suits", "events"})
 ROUND_REQUIRED = ("dealer", "events")
 MAX_COINS = 10**12
+MAX_ROOM_COEFFICIENT = 1_000_000  # coins per point
 MAX_ID = 10**18  # ids beyond any database's integer column are simply not found
 # The most points one transfer may carry: the engine allows fan 64 at any base, which no database column
 # holds; 10**15 keeps even 2,000 rounds of the largest transfers inside a 64-bit sum.
@@ -285,7 +286,7 @@ def _parse_coins(coins: Mapping[str, Any] | None) -> tuple[int | None, list[int]
     if not isinstance(coins, Mapping):
         raise EngineError("coins", "coins must be an object or null.", "coins 必须是对象或 null。")
     coefficient = coins.get("room_coefficient")
-    if not _is_whole(coefficient, 1, 1_000_000):
+    if not _is_whole(coefficient, 1, MAX_ROOM_COEFFICIENT):
         raise EngineError(
             "coins.room_coefficient",
             "The room coefficient must be a whole number from 1 to 1000000.",

@@ -23,7 +23,17 @@ from .fan import (
     score_hand,
 )
 from .hand import MELD_SIZES, Meld, MeldKind, WinBy
-from .limits import COPIES, HAND_TILES, MAX_FAN, MAX_MELDS, MAX_OPTION_VALUE, MAX_PATTERN_FAN, READY_TILES
+from .limits import (
+    COPIES,
+    HAND_TILES,
+    MAX_FAN,
+    MAX_MELDS,
+    MAX_OPTION_VALUE,
+    MAX_PATTERN_FAN,
+    MAX_PAYMENT_POINTS,
+    MAX_ROUND_POINTS,
+    READY_TILES,
+)
 from .options import (
     CAP,
     OPTIONS,
@@ -75,6 +85,8 @@ __all__ = [
     "MAX_MELDS",
     "MAX_OPTION_VALUE",
     "MAX_PATTERN_FAN",
+    "MAX_PAYMENT_POINTS",
+    "MAX_ROUND_POINTS",
     "MELD_SIZES",
     "OPTIONS",
     "OPTIONS_BY_KEY",

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from .errors import EngineError
+from .limits import MAX_PAYMENT_POINTS
 from .options import (
     CAP,
     OPTIONS,
@@ -114,7 +115,9 @@ class Rules:
             values[key] = value
         if "pattern_fan" in values:
             values["pattern_fan"] = tuple(sorted(values["pattern_fan"].items()))
-        return cls(preset=preset, **values)
+        rules = cls(preset=preset, **values)
+        _check_cap_penalty(rules, field_name)
+        return rules
 
     def to_dict(self) -> dict[str, Any]:
         """Every option with its value, in the JSON shape ``from_dict`` takes."""
@@ -159,6 +162,19 @@ class Rules:
     def penalty(self, value: int | str) -> int:
         """A flower-pig or escape penalty in points: a number of b, or ``cap``."""
         return self.cap_points if value == CAP else self.base_points * int(value)
+
+
+def _check_cap_penalty(rules: Rules, field_name: str) -> None:
+    """A penalty of "cap" pays base x cap: with a huge cap and base that one payment would pass the bound."""
+    uses_cap = CAP in (rules.huazhu_points, rules.escape_points)
+    if uses_cap and rules.cap_points > MAX_PAYMENT_POINTS:
+        raise EngineError(
+            f"{field_name}.cap_multiplier",
+            f"A penalty of the cap amount would be {rules.cap_points:,} points, more than one payment may be "
+            f"({MAX_PAYMENT_POINTS:,}): lower the cap or the base points.",
+            f"按封顶数赔付将是 {rules.cap_points:,} 分，超过单笔上限（{MAX_PAYMENT_POINTS:,}）："
+            "请降低封顶倍数或底分。",
+        )
 
 
 def multiplier_of(fan: int) -> int:

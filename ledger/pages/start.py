@@ -48,6 +48,7 @@ from calculator.engine import (
 
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
+from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, refusal_message
 from .words import (
@@ -61,8 +62,6 @@ from .words import (
     value_words,
 )
 
-MAX_COINS = 10**12
-MAX_ROOM_COEFFICIENT = 1_000_000
 # The choices offered for the kinds that take a number the table picks from a short list; a session
 # prefilled with another value gets it added (``_choices``).
 CAP_CHOICES = ("none", "2", "4", "8", "16", "32", "64", "128", "256")
