@@ -1,6 +1,7 @@
 """Fuzzing the pages' forms through HTTP: the fields each page's own form offers (read from the page, so
 the test follows the form as it changes), filled with the page's own values, other fields' values or
-junk, and posted: every answer is the page (200) or the page with a message (400), never a 500."""
+junk, and posted: every answer is the page (200, perhaps after a redirect) or the page with a message
+(400), never a 500."""
 
 import json
 from collections.abc import Mapping
@@ -89,9 +90,14 @@ def submissions(draw: Any, form: FormFields) -> dict[str, str]:
 
 def post_form(url: str, data: Mapping[str, str]) -> Any:
     """POST the fields urlencoded by hand, as a hostile client may: a lone surrogate goes as the invalid
-    UTF-8 bytes it would be (the test client's own encoder refuses to send them), a NUL as %00."""
+    UTF-8 bytes it would be (the test client's own encoder refuses to send them), a NUL as %00. A
+    redirect (post/redirect/get) is followed, as a browser would, to the page it leads to."""
+    client = Client()
     body = urlencode(data, encoding="utf-8", errors="surrogatepass")
-    return Client().post(url, body, content_type="application/x-www-form-urlencoded")
+    response = client.post(url, body, content_type="application/x-www-form-urlencoded")
+    if response.status_code in (302, 303):
+        response = client.get(response["Location"])
+    return response
 
 
 @pytest.mark.django_db
