@@ -17,9 +17,8 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.authtoken.models import Token
 from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,7 +27,7 @@ from rest_framework.views import APIView
 
 from calculator.engine import EngineError
 
-from . import group_file, selectors, services
+from . import group_file, selectors, services, tokens
 from .models import LedgerEntry, Membership, RoundVersion
 from .serializers import (
     ROUND_BODY_EXAMPLE,
@@ -147,14 +146,31 @@ class AccountCreateView(APIView):
 
 
 class TokenView(APIView):
-    permission_classes = (AllowAny,)
-    authentication_classes = ()
+    """POST: a user name and password for the account's token (anyone). DELETE: revoke it, the API's
+    log-out (the token's own holder)."""
+
     throttle_classes = (TokenThrottle,)
+
+    def get_authenticators(self) -> list[Any]:
+        """Credentials are read only to log out: a stale token sent along with a log-in must not refuse
+        the log-in that replaces it (``self.request`` is Django's request here, before DRF wraps it; the
+        schema generator has none, and documents each method's own ``auth``)."""
+        logging_in = self.request is not None and self.request.method == "POST"
+        return [] if logging_in else super().get_authenticators()
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
         tags=["accounts"],
         summary="Exchange a user name and password for an API token",
-        description="Send the token as `Authorization: Token <token>` on every other call.",
+        description=(
+            "Send the token as `Authorization: Token <token>` on every other call. Ten wrong passwords "
+            "for one user name from one address lock that pair out for 15 minutes (429)."
+        ),
         request=AuthTokenRequestSerializer,
         responses={200: AuthTokenSerializer, 400: ERRORS[400], **THROTTLED},
         auth=[],
@@ -164,8 +180,18 @@ class TokenView(APIView):
         user = authenticate(request._request, username=body["username"], password=body["password"])
         if user is None:
             raise EngineError("password", "Wrong user name or password.", "用户名或密码错误。")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": tokens.token_issue(user=user).key})
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Log out: revoke your token",
+        description="The account's token stops working for every client that holds it.",
+        request=None,
+        responses={204: None, 401: ERRORS[401]},
+    )
+    def delete(self, request: Request) -> Response:
+        tokens.token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- groups ----------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Sum
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, request_object, rules_from
 from settlement.engine import settle_round
@@ -66,12 +66,24 @@ def account_create(*, username: str, password: str) -> AbstractBaseUser:
         raise EngineError("username", "Choose a user name.", "请填写用户名。")
     if user_model.objects.filter(username__iexact=username).exists():
         raise _name_taken()
-    try:
-        validate_password(password, user_model(username=username))
-    except DjangoValidationError as error:
-        raise EngineError("password", " ".join(error.messages), " ".join(error.messages)) from None
+    refusal = _password_refusal(password, user_model(username=username))
+    if refusal is not None:
+        raise refusal
     with _unique_or(_name_taken):
         return user_model.objects.create_user(username=username, password=password)
+
+
+def _password_refusal(password: str, user: AbstractBaseUser) -> EngineError | None:
+    """Django's password validators' verdict, worded in English and in Chinese (they word their messages
+    in the active language, so each language is asked for in turn)."""
+    worded = {}
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            try:
+                validate_password(password, user)
+            except DjangoValidationError as error:
+                worded[language] = " ".join(error.messages)
+    return EngineError("password", worded["en"], worded["zh-hans"]) if worded else None
 
 
 def _name_taken() -> EngineError:
