@@ -139,6 +139,8 @@ def test_the_cross_app_scan_catches_ledger_and_settlement_imports(tmp_path):
 
 ENGINES = ("calculator.engine", "settlement.engine")
 ADAPTER_PACKAGES = ("calculator", "settlement", "api", "web", "pwa")
+# The ledger's own pages are adapters too (they may stand on the shared web package), though they live in it.
+LEDGER_ADAPTERS = ("ledger.pages", "ledger.templatetags")
 NOT_ADAPTERS = ("calculator/engine/", "settlement/engine/", "bench/")
 
 
@@ -162,6 +164,8 @@ def layer_of(module: str) -> int | None:
         return 1
     if module == "settlement.engine" or module.startswith("settlement.engine."):
         return 2
+    if any(module == adapter or module.startswith(f"{adapter}.") for adapter in LEDGER_ADAPTERS):
+        return 4
     top = module.split(".")[0]
     return {"ledger": 3, "sczmj_site": 5}.get(top, 4 if top in ADAPTER_PACKAGES else None)
 
