@@ -121,7 +121,7 @@ EXTRAS: tuple[Extra, ...] = (
         "金钩钓",
         "Four melds, single wait on the pair",
         ALL_MELDS,
-        lambda rules: _one_if(rules.jin_gou_diao),
+        lambda rules: rules.jin_gou_diao_fan if rules.jin_gou_diao else 0,
     ),
     Extra(
         "hai_di_lao_yue",
@@ -142,14 +142,14 @@ EXTRAS: tuple[Extra, ...] = (
         "门清",
         "Concealed hand",
         NO_OPEN_MELD,
-        lambda rules: _one_if(rules.men_qing_zhong_zhang),
+        lambda rules: _one_if(rules.counts_men_qing),
     ),
     Extra(
         "zhong_zhang",
         "中张",
         "No terminals",
         NO_TERMINAL,
-        lambda rules: _one_if(rules.men_qing_zhong_zhang),
+        lambda rules: _one_if(rules.counts_zhong_zhang),
     ),
 )
 
