@@ -128,4 +128,3 @@ HAND_IN_PROGRESS: tuple[dict[str, Any], ...] = (
     {"type": "kong", "player": 0, "kind": "concealed", "tile": "9p"},
     _win(None, (2, 2)),
 )
-
