@@ -26,7 +26,6 @@ from web.htmx import HtmxHttpRequest
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
-from ..templatetags.ledger_pages import signed
 from .links import session_url
 from .refusals import REFUSALS, refusal_message
 
@@ -44,6 +43,11 @@ class Transfer:
     payer: str
     payee: str
     amount: int
+
+
+def signed(points: int) -> str:
+    """A number of the summary as the pages print it (web/_signed.html): +36, −12 (a real minus), 0."""
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
 
 
 def player_lines(session: Session, totals: selectors.SessionTotals) -> tuple[PlayerLine, ...]:
