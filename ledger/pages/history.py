@@ -211,6 +211,17 @@ class CorrectionStore:
         )
 
     @property
+    def changed(self) -> bool:
+        """Whether the draft differs from the version it began from (saving it as it is would only add a
+        version that says nothing)."""
+        current = self.round.versions.get(version=self.base_version)
+        notes = [note or "" for note in current.notes]
+        return (self.draft["events"], self.draft["notes"]) != (
+            current.events,
+            notes + [""] * (len(current.events) - len(notes)),
+        )
+
+    @property
     def base_version(self) -> int:
         return int(self.draft["version"])
 
@@ -305,6 +316,10 @@ def _store(request: HtmxHttpRequest, session: Session, round_: Round) -> Correct
 
 def _save(request: HtmxHttpRequest, session: Session, round_: Round, store: CorrectionStore) -> HttpResponse:
     hand = store.load()
+    if not store.changed:
+        store.discard()
+        messages.info(request, _("Nothing was changed: hand %(n)s stays as it was.") % {"n": round_.position})
+        return _after(request, history_url(session, round_))
     body = {"dealer": hand.dealer, "void_suits": list(hand.void_suits), "events": list(hand.events)}
     try:
         services.round_correct(

@@ -197,16 +197,41 @@ def test_the_history_reads_its_hands_in_a_few_queries(client, session, played, d
         assert history(client, session).status_code == 200
 
 
+DRAW_NOBODY_READY = {
+    "action": "record",
+    "ev_type": "draw",
+    **{f"draw_{seat}": "not_ready" for seat in range(4)},
+}
+
+
 def test_the_end_card_of_a_correction_saves_it(client, session, played):
     url = correct_url(session, played[1])  # the draw: finished as it stands
-    page = client.get(url)
-    assert "保存更正" in visible_text(page)
-    assert client.post(url, {"action": "next", "revision": 0}).status_code == 303
-    assert Round.objects.get(pk=played[1].pk).version == 2
+    assert "保存更正" in visible_text(client.get(url))
+    client.post(url, {"action": "undo", "revision": 0})
+    assert client.post(url, {**DRAW_NOBODY_READY, "revision": 1}).status_code == 303
+    assert client.post(url, {"action": "next", "revision": 2}).status_code == 303
+    round_ = Round.objects.get(pk=played[1].pk)
+    assert round_.version == 2
+    assert round_.versions.get(version=2).result["net"] == [0, 0, 0, 0]
+
+
+def test_saving_an_unchanged_draft_writes_nothing(client, session, played):
+    url = correct_url(session, played[1])
+    client.get(url)
+    response = client.post(url, {"action": "save"})
+    assert response.status_code == 303
+    assert Round.objects.get(pk=played[1].pk).version == 1
+    assert "没有改动" in visible_text(client.get(history_url_of(session)))
+
+
+def history_url_of(session):
+    return reverse("session-history", args=[session.pk])
 
 
 def test_htmx_writes_are_answered_with_a_redirect_header(client, session, played):
     url = correct_url(session, played[1])
     client.get(url)
+    client.post(url, {"action": "undo", "revision": 0})
+    client.post(url, {**DRAW_NOBODY_READY, "revision": 1})
     response = client.post(url, {"action": "save"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 204 and response["HX-Redirect"].endswith("#hand-2")
