@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("ledger.pages.start")),
     path("", include("ledger.pages.history")),
     path("", include("ledger.pages.settle")),
+    path("", include("ledger.pages.moving")),
     path("", include("pwa.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
