@@ -201,10 +201,10 @@ def session_settle_up(session: Session) -> dict[str, Any]:
     for payment in settle_up(balances):
         payments.append(
             {
-                "from": _party(payment.frm),
-                "from_name": _party_name(payment.frm, names),
-                "to": _party(payment.to),
-                "to_name": _party_name(payment.to, names),
+                "from": _party(payment.payer),
+                "from_name": _party_name(payment.payer, names),
+                "to": _party(payment.payee),
+                "to_name": _party_name(payment.payee, names),
                 "amount": payment.amount,
             }
         )
