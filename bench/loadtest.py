@@ -99,9 +99,40 @@ def _fresh_postgres(url: str) -> None:
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
+def _tree_cpu_seconds(pid: int) -> float:
+    """CPU time so far of a process and its children (gunicorn's master and its workers), from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    total = 0
+    for process in [pid, *map(int, children)]:
+        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
+def _quiet_cpu_seconds(pid: int, seconds: float = 30) -> float:
+    """The tree's CPU time once it has stopped using any (every worker has booted: without preloading,
+    each imports the app itself after the first one answers)."""
+    deadline = time.monotonic() + seconds
+    before = _tree_cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        now = _tree_cpu_seconds(pid)
+        if now - before < 0.05:
+            return now
+        before = now
+    return before
+
+
 @contextmanager
-def _server(env: dict[str, str], log: Path) -> Iterator[None]:
-    """gunicorn as ``make serve`` runs it, until the block ends; its log (requests, errors) to ``log``."""
+def _server(env: dict[str, str], log: Path) -> Iterator[dict[str, float]]:
+    """gunicorn as ``make serve`` runs it, until the block ends; its log (requests, errors) to ``log``.
+
+    Yields a dict that holds, once the block has ended, ``cpu_seconds``: the CPU time the master and its
+    workers spent during the block (their start-up left out), a figure the machine's other load inflates
+    far less than it inflates response times.
+    """
+    used: dict[str, float] = {}
     with log.open("w") as output:
         server = subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "sczmj_site.wsgi"],
@@ -112,7 +143,9 @@ def _server(env: dict[str, str], log: Path) -> Iterator[None]:
         )
         try:
             _wait_until_healthy(server)
-            yield
+            started = _quiet_cpu_seconds(server.pid)
+            yield used
+            used["cpu_seconds"] = _tree_cpu_seconds(server.pid) - started
         finally:
             server.terminate()
             server.wait(timeout=60)
@@ -172,7 +205,8 @@ def load(database: str, folder: Path) -> dict[str, Any]:
     _checked(seeded, "seeding the tables")
     prefix = folder / database
     log = folder / "gunicorn.log"
-    with _server(env, log):
+    load_before = os.getloadavg()[0]
+    with _server(env, log) as server:
         locust = subprocess.run(
             [
                 str(BIN / "locust"),
@@ -199,6 +233,7 @@ def load(database: str, folder: Path) -> dict[str, Any]:
             text=True,
             check=False,
         )
+    load_after = os.getloadavg()[0]
     stats = _stats(prefix)
     if "Aggregated" not in stats:
         raise RuntimeError(f"locust printed no statistics:\n{locust.stdout[-2000:]}{locust.stderr[-2000:]}")
@@ -211,7 +246,8 @@ def load(database: str, folder: Path) -> dict[str, Any]:
         "locked": server_log.count(LOCKED) + sum(LOCKED in f["Error"] for f in failures),
         "server_errors": server_log.count('" 5'),  # the access log's status field of a 5xx answer
         "verified": verified.returncode == 0,
-        "verify_says": (verified.stdout + verified.stderr).strip().splitlines()[-1:],
+        "server_cpu_seconds": server["cpu_seconds"],
+        "load_average": (load_before, load_after),
     }
 
 
@@ -224,9 +260,22 @@ def rows(database: str, figures: dict[str, Any]) -> list[Row]:
     total, record, poll = stats["Aggregated"], stats[RECORD], stats[POLL]
     failed = int(total["Failure Count"])
     record_p95 = float(record["95%"])
+    requests = int(total["Request Count"])
     return [
+        (
+            "machine's load average (1 min) before / after",
+            "{:.1f} / {:.1f}".format(*figures["load_average"]),
+            "(2 cores)",
+            "",
+        ),
         (f"{database}: requests (all kinds)", f"{int(total['Request Count']):,}", "", ""),
         ("  requests per second", f"{float(total['Requests/s']):.1f}", "", ""),
+        (
+            "  server CPU per request (gunicorn, every worker)",
+            f"{figures['server_cpu_seconds'] * 1000 / max(requests, 1):.0f} ms",
+            "",
+            "",
+        ),
         ("  failed requests", str(failed), "0", _verdict(failed == 0)),
         (
             '  "database is locked" (log and answers)',
