@@ -22,7 +22,7 @@ from .fan import (
     fan_of_pattern,
     score_hand,
 )
-from .hand import MELD_SIZES, Meld, MeldKind, WinBy
+from .hand import MELD_SIZES, Meld, MeldKind, WinBy, tile_count_problem
 from .limits import (
     COPIES,
     HAND_TILES,
@@ -143,5 +143,6 @@ __all__ = [
     "rules_from",
     "score_from_payload",
     "score_hand",
+    "tile_count_problem",
     "waits_from_payload",
 ]

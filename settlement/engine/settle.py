@@ -49,6 +49,25 @@ HANDLERS: Mapping[type, tuple[EventKind, Handler]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Paid:
+    """Points one seat paid another (``payee`` None: the house) by one event, all reasons together."""
+
+    payer: int
+    payee: int | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventMoney:
+    """What one event of a round moved, for a page that explains the round event by event."""
+
+    index: int
+    net: tuple[int, ...]
+    house: int
+    paid: tuple[Paid, ...]  # in the order of the event's transfers
+
+
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     """A settled round: every transfer with its reason, the net per seat, and what each event decided."""
 
@@ -62,6 +81,18 @@ class RoundResult:
     coins: CoinResult | None
     state: RoundState
     rules: Rules
+
+    def event_money(self, index: int) -> EventMoney:
+        """What event ``index`` moved: its net per seat (and the house's), and who paid whom how much."""
+        own = [transfer for transfer in self.transfers if transfer.event == index]
+        net, house = _net(own)
+        paid: dict[tuple[int, int | None], int] = {}
+        for transfer in own:
+            pair = (transfer.payer, transfer.payee)
+            paid[pair] = paid.get(pair, 0) + transfer.points
+        return EventMoney(
+            index, net, house, tuple(Paid(payer, payee, points) for (payer, payee), points in paid.items())
+        )
 
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {
