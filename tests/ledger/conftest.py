@@ -93,7 +93,8 @@ def api(owner: Any) -> APIClient:
 def member_factory(group: Any, owner: Any) -> Any:
     def add(username: str, role: str = Role.VIEWER) -> Any:
         user = make_user(username)
-        services.member_add(actor=owner, group=group, username=username, role=role)
+        invitation = services.member_invite(actor=owner, group=group, username=username, role=role)
+        services.invitation_accept(actor=user, invitation=invitation)
         return user
 
     return add
