@@ -3,11 +3,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
+SERVE_BIND ?= 127.0.0.1:8000
+# `make serve`'s key when the environment gives none: generated once, kept out of git, readable by us only.
+SERVE_KEY := .serve/secret_key
 # The Makefile is the development tool: debug pages and the development key unless told otherwise.
 # A deployment sets DJANGO_DEBUG=0 and DJANGO_SECRET_KEY (docs/deployment.md) and does not use make.
 export DJANGO_DEBUG ?= 1
 
-.PHONY: run test bench lint setup migrate messages
+.PHONY: run serve test bench lint setup migrate messages
 
 setup: $(STAMP)
 
@@ -28,6 +31,20 @@ migrate: $(STAMP)
 run: migrate messages
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST)
+
+# The app as production runs it (docs/deployment.md): debug off, a real key, static files hashed and
+# compressed by collectstatic and served by WhiteNoise, gunicorn with gunicorn.conf.py, on 127.0.0.1.
+serve: export DJANGO_DEBUG = 0
+serve: export DJANGO_SECRET_KEY_FILE ?= $(abspath $(SERVE_KEY))
+serve: export SCZMJ_BIND = $(SERVE_BIND)
+serve: $(SERVE_KEY) migrate messages
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(VENV)/bin/gunicorn -c gunicorn.conf.py sczmj_site.wsgi
+
+$(SERVE_KEY): | $(STAMP)
+	@mkdir -p $(@D)
+	@umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
+	@echo "Generated a secret key in $@ (set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE to use your own)"
 
 test: $(STAMP) messages
 	$(PY) -m pytest

@@ -1,7 +1,8 @@
 """``make bench``: runs every ``bench/bench_*.py`` module's ``run()`` once and prints its table.
 
 Each ``run()`` returns a title and rows of (what, figure, target, verdict); nothing here is a test, and a
-figure that misses its target is printed as such, not hidden.
+figure that misses its target is printed as such, not hidden. The exit status is 1 when any target is
+missed (verdict ``MISSED``), so a script can tell; a row with no verdict is a figure for people.
 """
 
 import importlib
@@ -35,7 +36,7 @@ def main() -> int:
             print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
         missed += sum(1 for row in rows if row[3] == "MISSED")
     print(f"\n{missed} target(s) missed" if missed else "\nevery target met")
-    return 0
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":

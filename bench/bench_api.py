@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bench.bench_settlement import ROUND
+from bench.workload import ROUND
 
 django.setup()
 

@@ -2,7 +2,7 @@
 
 Each view is one line of work: the parsed body goes to the engine's request parser, whose result is the
 response. No login, no CSRF, no throttling and no serializer validation on the way: the engine validates,
-and an ``EngineError`` becomes the 400 body of ``sczmj_site.api_errors``.
+and an ``EngineError`` becomes the 400 body of ``api.errors``.
 """
 
 import json
@@ -17,9 +17,8 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from calculator.engine.requests import score_from_payload, waits_from_payload
-from calculator.engine.rules import describe_rules
-from sczmj_site.parsers import SiteJSONParser, read_json
+from api.parsers import SiteJSONParser, read_json
+from calculator.engine import describe_rules, score_from_payload, waits_from_payload
 
 from .serializers import (
     ErrorSerializer,

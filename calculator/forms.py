@@ -15,9 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from calculator.engine.errors import EngineError
-from calculator.engine.rules import OPTIONS, Option, Preset, Rules
-from calculator.engine.tiles import TILE_NAMES, parse_tiles
+from calculator.engine import OPTIONS, TILE_NAMES, EngineError, Option, Preset, Rules, parse_tiles
 
 MODES = ("win", "waits")
 WIN_BY = ("self_draw", "discard", "robbing_kong")

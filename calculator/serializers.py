@@ -10,7 +10,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from calculator.engine.rules import OPTIONS, PATTERN_DEFAULT_FAN, Option, Preset
+from calculator.engine import OPTIONS, PATTERN_BY_KEY, Option, Preset
 
 TILES_SCHEMA = {
     "oneOf": [
@@ -59,7 +59,7 @@ def _option_field(option: Option) -> serializers.Field:
         "rate": lambda: serializers.FloatField(min_value=0, max_value=0.999999, **common),
         "pattern_fan": lambda: serializers.DictField(
             child=serializers.IntegerField(min_value=1, max_value=16),
-            **{**common, "help_text": f"{help_text} Keys: {', '.join(PATTERN_DEFAULT_FAN)}."},
+            **{**common, "help_text": f"{help_text} Keys: {', '.join(PATTERN_BY_KEY)}."},
         ),
     }
     return builders[option.kind]()
@@ -136,7 +136,7 @@ class ScoreRequestSerializer(serializers.Serializer):
 
 
 class PatternSerializer(serializers.Serializer):
-    key = serializers.ChoiceField(choices=list(PATTERN_DEFAULT_FAN), help_text="The base pattern's key.")
+    key = serializers.ChoiceField(choices=list(PATTERN_BY_KEY), help_text="The base pattern's key.")
     name = serializers.CharField(help_text="Its Chinese name, e.g. 清一色.")
     name_en = serializers.CharField(help_text="Its English name, e.g. Full flush.")
     fan = serializers.IntegerField(help_text="Its fan under these rules.")

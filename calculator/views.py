@@ -21,11 +21,16 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from calculator.engine.errors import EngineError
-from calculator.engine.patterns import PATTERN_BY_KEY
-from calculator.engine.requests import score_from_payload, waits_from_payload
-from calculator.engine.rules import Rules, ZimoBonus
-from calculator.engine.tiles import SUITS, TILE_NAMES
+from calculator.engine import (
+    PATTERN_BY_KEY,
+    SUITS,
+    TILE_NAMES,
+    EngineError,
+    Rules,
+    ZimoBonus,
+    score_from_payload,
+    waits_from_payload,
+)
 
 from .forms import (
     FLAGS,

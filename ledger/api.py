@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from calculator.engine.errors import EngineError
+from calculator.engine import EngineError
 
 from . import selectors, services
 from .models import WRITER_ROLES, LedgerEntry, Membership, RoundVersion

@@ -95,6 +95,12 @@ class Session(models.Model):
     status = models.CharField(max_length=6, choices=SessionStatus.choices, default=SessionStatus.OPEN)
     created = models.DateTimeField(auto_now_add=True)
     closed = models.DateTimeField(null=True, blank=True)
+    # The head of the ledger (ledger/integrity.py, ledger/bounds.py), moved by every round version written:
+    # the digest of the latest version (the chain's end), and the points and coins the rows have moved in
+    # all (the sum of their absolute values, reversals included), which the bounds limit.
+    ledger_digest = models.CharField(max_length=64, blank=True, default="")
+    points_moved = models.BigIntegerField(default=0)
+    coins_moved = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ("-id",)
@@ -192,6 +198,10 @@ class RoundVersion(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    # The seal (ledger/integrity.py): a SHA-256 of this version and its rows, chained to the digest of the
+    # session's version written before it. Set once, in the transaction that writes the version.
+    previous_digest = models.CharField(max_length=64, blank=True, default="")
+    digest = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ("round", "version")

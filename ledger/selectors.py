@@ -30,6 +30,7 @@ from .models import (
     Session,
     SessionInvite,
     SessionSeat,
+    SessionStatus,
     WinRecord,
 )
 
@@ -333,3 +334,94 @@ def group_statistics(group: Group) -> list[dict[str, Any]]:
         }
         for player in Player.objects.filter(group=group).order_by("id")
     ]
+
+
+# --- the pages: home, a group ------------------------------------------------------------------------
+
+
+def role_in(*, user: AbstractBaseUser, group: Group) -> str | None:
+    """The user's role in the group (None when not a member): what the page offers him."""
+    return Membership.objects.filter(user=user, group=group).values_list("role", flat=True).first()
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSession:
+    session: Session
+    totals: SessionTotals
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCard:
+    """One group on the home page: the user's role, how many players, each open session with its totals."""
+
+    group: Group
+    role: str
+    players: int
+    open_sessions: tuple[OpenSession, ...]
+
+
+def home_groups(user: AbstractBaseUser) -> list[GroupCard]:
+    """The user's groups, newest activity first, each with its open sessions and their running totals."""
+    groups = list(
+        groups_with_role(user).annotate(
+            player_count=Count("players", distinct=True), last=Max("sessions__id")
+        )
+    )
+    groups.sort(key=lambda group: (group.last or 0, group.pk), reverse=True)
+    open_by_group: dict[int, list[OpenSession]] = {}
+    for session in Session.objects.filter(group__in=groups, status=SessionStatus.OPEN).order_by("-id"):
+        open_by_group.setdefault(session.group_id, []).append(OpenSession(session, session_totals(session)))
+    return [
+        GroupCard(group, group.role, group.player_count, tuple(open_by_group.get(group.pk, ())))
+        for group in groups
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNet:
+    seat: int
+    name: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLine:
+    """A session on the group page: its four players with each one's net, and how many hands counted."""
+
+    session: Session
+    seats: tuple[SeatNet, ...]
+    rounds: int
+
+
+def group_session_lines(group: Group) -> list[SessionLine]:
+    """The group's sessions newest first, each player's net in each (two aggregate queries)."""
+    nets = {
+        (row["session"], row["seat"]): row["total"]
+        for row in LedgerEntry.objects.filter(session__group=group, is_house=False)
+        .values("session", "seat")
+        .annotate(total=Sum("points"))
+        .order_by()
+    }
+    rounds = dict(
+        Round.objects.filter(session__group=group, voided=False)
+        .values("session")
+        .annotate(n=Count("id"))
+        .values_list("session", "n")
+        .order_by()
+    )
+    return [
+        SessionLine(
+            session,
+            tuple(
+                SeatNet(seat.seat, seat.player.name, int(nets.get((session.pk, seat.seat)) or 0))
+                for seat in session.seats.all()
+            ),
+            rounds.get(session.pk, 0),
+        )
+        for session in group_sessions(group)
+    ]
+
+
+def group_last_session(group: Group) -> Session | None:
+    """The group's newest session: its seating, rules and coins prefill tonight's."""
+    return group_sessions(group).first()

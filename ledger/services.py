@@ -24,11 +24,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Sum
 from django.utils import timezone
 
-from calculator.engine.errors import EngineError
-from calculator.engine.requests import request_object, rules_from
-from calculator.engine.rules import PATTERN_DEFAULT_FAN, Rules
+from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, request_object, rules_from
 from settlement.engine import settle_round
 
+from . import bounds, integrity
 from .errors import (
     IdempotencyKeyReusedError,
     InvitationAnsweredError,
@@ -328,6 +327,7 @@ def session_start(
 ) -> Session:
     """A new open session: four of the group's players in seat order, the rules, optional coins."""
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    bounds.check_group(group)
     players = _seat_players(group, player_ids)
     full_rules = _every_value(Rules.from_dict(rules))
     room_coefficient, balances = _parse_coins(coins)
@@ -345,12 +345,49 @@ def session_start(
     return session
 
 
+@transaction.atomic
+def session_start_by_names(
+    *,
+    actor: AbstractBaseUser,
+    group: Group,
+    name: str,
+    player_names: Sequence[str],
+    rules: Mapping[str, Any] | None = None,
+    coins: Mapping[str, Any] | None = None,
+) -> Session:
+    """``session_start`` with the four players named in seat order: a name the group does not know yet
+    becomes a new player. One transaction: a refused session leaves no new player behind."""
+    require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    names = _seat_names(player_names)
+    known = {player.name: player for player in Player.objects.filter(group=group, name__in=names)}
+    players = [
+        known.get(seat_name) or player_add(actor=actor, group=group, name=seat_name) for seat_name in names
+    ]
+    return session_start(
+        actor=actor,
+        group=group,
+        name=name,
+        player_ids=[player.pk for player in players],
+        rules=rules,
+        coins=coins,
+    )
+
+
+def _seat_names(player_names: Sequence[str]) -> list[str]:
+    if isinstance(player_names, str) or len(player_names) != SEATS:
+        raise EngineError("players", "Name the four players, in seat order.", "请按座位顺序填写四位玩家。")
+    names = [_required_text(seat_name, f"players[{seat}]", 50) for seat, seat_name in enumerate(player_names)]
+    if len(set(names)) != SEATS:
+        raise EngineError("players", "The four players must be different.", "四位玩家不能重复。")
+    return names
+
+
 def _every_value(rules: Rules) -> dict[str, Any]:
     """The rules as stored with a session: every option's value, each pattern's fan included (to_dict
     gives only the overridden fans), so a later change of a preset or of a default never changes a
     session already played. Sessions stored before this hold overrides; they still load (from_dict)."""
     stored = rules.to_dict()
-    stored["pattern_fan"] = {pattern: rules.pattern_value(pattern) for pattern in PATTERN_DEFAULT_FAN}
+    stored["pattern_fan"] = {pattern: rules.pattern_value(pattern) for pattern in PATTERN_BY_KEY}
     return stored
 
 
@@ -477,6 +514,7 @@ def _round_record_locked(
         request_fingerprint=fingerprint,
     )
     _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    bounds.check_session(session, "events")
     return round_, True
 
 
@@ -504,6 +542,7 @@ def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Ro
     round_.version = version
     round_.save(update_fields=["dealer", "void_suits", "events", "version"])
     _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "events")
     return round_
 
 
@@ -521,6 +560,7 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     round_.version = version
     round_.save(update_fields=["voided", "version"])
     _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "round")
     return round_
 
 
@@ -672,6 +712,7 @@ def _write_version(
             LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result))
         CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
         WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
+    integrity.seal(stored)
     return stored
 
 

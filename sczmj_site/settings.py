@@ -1,10 +1,13 @@
-"""Settings, read from the environment.
+"""Settings, read from the environment (docs/deployment.md has the table).
 
-DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL; everything else is fixed here.
-With no DATABASE_URL the app runs on a SQLite file beside manage.py.
+Development mode only when ``DJANGO_DEBUG=1`` (the Makefile and the test settings set it); otherwise a
+key is required (``DJANGO_SECRET_KEY`` or ``DJANGO_SECRET_KEY_FILE``) and the site runs as deployed.
+Behind a TLS proxy the ``DJANGO_CSRF_TRUSTED_ORIGINS``, ``DJANGO_SECURE_*`` and ``DJANGO_NUM_PROXIES``
+variables say what the proxy does. With no ``DATABASE_URL`` the app runs on a SQLite file beside manage.py.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -21,21 +24,48 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-# Off unless asked for: a server started without reading the docs must not show tracebacks to the world.
-# The Makefile (the development tool) and the test settings turn it on.
-DEBUG = env_flag("DJANGO_DEBUG", False)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def secret_key(debug: bool) -> str:
+    """The key from DJANGO_SECRET_KEY or the file DJANGO_SECRET_KEY_FILE names; in development a fixed one."""
+    key = os.environ.get("DJANGO_SECRET_KEY", "")
+    if not key and os.environ.get("DJANGO_SECRET_KEY_FILE"):
+        key = Path(os.environ["DJANGO_SECRET_KEY_FILE"]).read_text().strip()
+    if key:
+        return key
+    if not debug:
         raise RuntimeError(
-            "Set DJANGO_SECRET_KEY (production) or DJANGO_DEBUG=1 (development; `make run` does this)."
+            "Set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE (a deployment), or DJANGO_DEBUG=1 "
+            "(development; the Makefile does this)."
         )
-    SECRET_KEY = "sczmj-development-only-secret-key-do-not-use-in-production"
-ALLOWED_HOSTS = [
-    host.strip()
-    for host in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
-    if host.strip()
-]
+    return "sczmj-development-only-secret-key-do-not-use-in-production"
+
+
+# Off unless asked for: a server, a shell or a management command started without reading the docs must
+# neither show tracebacks to the world nor plant the demo account in a real database.
+DEBUG = env_flag("DJANGO_DEBUG", False)
+SECRET_KEY = secret_key(DEBUG)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+# Behind a TLS proxy (docs/deployment.md). Each is off until the environment says so, because each is
+# wrong for a plain-HTTP server on 127.0.0.1 (`make serve`); the documented deployment sets them all, and
+# then `manage.py check --deploy --fail-level WARNING` passes.
+# The origins a form may be posted from (https://mahjong.example.org): Django checks Origin on every post.
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# The header the proxy sets to "https" on a TLS request (X-Forwarded-Proto): request.is_secure() reads it.
+# Only a proxy that always overwrites the header may be named, or a client could claim TLS itself.
+_ssl_header = os.environ.get("DJANGO_SECURE_PROXY_SSL_HEADER", "").strip()
+SECURE_PROXY_SSL_HEADER = ("HTTP_" + _ssl_header.upper().replace("-", "_"), "https") if _ssl_header else None
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer's plain-HTTP health check gets its answer
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_SECURE_HSTS_PRELOAD", False)
+# Secure cookies whenever debug is off: browsers keep them on http://127.0.0.1 and localhost too.
+SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -50,6 +80,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
     "calculator",
     "settlement",
     "ledger",
@@ -67,6 +98,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a log-in refused for a lockout into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "sczmj_site.urls"
@@ -93,7 +126,10 @@ SQLITE_PATH = BASE_DIR / "db.sqlite3"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{SQLITE_PATH}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        # Persistent connections (one per worker thread) instead of a new PostgreSQL connection per
+        # request, each checked before reuse so a restarted database costs a reconnect, not a 500.
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "600")),
+        conn_health_checks=env_flag("DATABASE_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -127,7 +163,7 @@ TIME_ZONE = "Asia/Shanghai"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -140,7 +176,25 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+# Password guessing (django-axes): a user name is locked from one client address after 10 wrong passwords
+# in a row, for 15 minutes, counted in the database (every app server sees the same count). The pair,
+# never the address alone: a table of friends shares one Wi-Fi, and one of them mistyping must not lock
+# out the others; nor the name alone, or anyone could lock anyone out. Every log-in counts: the site's
+# page, the admin and the API's token endpoint all go through ``authenticate(request, ...)``.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out pair before any password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = True  # the right password clears that pair's count
+AXES_CLIENT_IP_CALLABLE = "sczmj_site.clients.client_address"  # the throttles' reading of X-Forwarded-For
+AXES_LOCKOUT_CALLABLE = "sczmj_site.lockout.lockout_response"
 
 SECURE_CSP = {
     "default-src": [CSP.SELF],
@@ -154,8 +208,6 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 SECURE_CONTENT_TYPE_NOSNIFF = True
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -165,10 +217,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["sczmj_site.parsers.SiteJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.SiteJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "sczmj_site.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
     # How many proxies in front of the app append to X-Forwarded-For; 0 trusts none of it, so a client
     # cannot dodge the per-address throttles by sending the header itself.

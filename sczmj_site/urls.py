@@ -2,14 +2,21 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from .health import healthz
+
 urlpatterns = [
     path("", include("calculator.urls")),
     path("", include("settlement.urls")),
     path("", include("ledger.urls")),
+    path("", include("ledger.pages.accounts")),
+    path("", include("ledger.pages.home")),
+    path("", include("ledger.pages.group")),
+    path("", include("ledger.pages.start")),
     path("", include("pwa.urls")),
     path("", include("ledger.pages.invites")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
 ]

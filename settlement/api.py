@@ -7,7 +7,7 @@ from rest_framework.request import Request
 
 from calculator.api import StatelessView, example, json_response
 from calculator.serializers import ErrorSerializer
-from settlement.engine.requests import settle_from_payload
+from settlement.engine import settle_from_payload
 
 from .serializers import RoundResultSerializer, SettleRequestSerializer
 

@@ -15,9 +15,16 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from calculator.engine.errors import EngineError
-from calculator.engine.fan import AFTER_KONG, DISCARD, LAST_TILE, ROBBING, SELF_DRAW, fan_of_pattern
-from calculator.engine.rules import Rules
+from calculator.engine import (
+    AFTER_KONG,
+    DISCARD,
+    LAST_TILE,
+    ROBBING,
+    SELF_DRAW,
+    EngineError,
+    Rules,
+    fan_of_pattern,
+)
 from calculator.forms import in_language, parse_melds, rules_payload, tile_names
 
 SEATS = (0, 1, 2, 3)

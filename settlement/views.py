@@ -20,8 +20,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from calculator.engine.errors import EngineError
-from calculator.engine.patterns import PATTERN_BY_KEY
+from calculator.engine import PATTERN_BY_KEY, EngineError
 from calculator.forms import (
     SUIT_SHORT_LABELS,
     in_language,
@@ -29,7 +28,7 @@ from calculator.forms import (
     rule_fields,
 )
 from calculator.views import picker_rows
-from settlement.engine.requests import settle_from_payload
+from settlement.engine import settle_from_payload
 
 from .forms import (
     DRAW_STATUSES,

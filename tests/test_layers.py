@@ -130,3 +130,102 @@ def test_the_cross_app_scan_catches_ledger_and_settlement_imports(tmp_path):
         "settlement/api.py imports ledger.models",
         "calculator/views.py imports settlement.engine",
     ]
+
+
+# ------------------------------------------------------------------------------------------------------
+# ARCHITECTURE.md's layers, bottom up: 1 calculator.engine, 2 settlement.engine, 3 ledger, 4 the adapters
+# (the APIs, the pages, the web and api packages), 5 sczmj_site (wiring). No import runs back up, and an
+# adapter names only what an engine package exports (its ``__all__``).
+
+ENGINES = ("calculator.engine", "settlement.engine")
+ADAPTER_PACKAGES = ("calculator", "settlement", "api", "web", "pwa")
+NOT_ADAPTERS = ("calculator/engine/", "settlement/engine/", "bench/")
+
+
+def imported_names(root: Path, path: Path) -> list[tuple[str, str | None]]:
+    """(module, name) for every import of a file, relative imports resolved; name None for ``import m``."""
+    package = path.relative_to(root).with_suffix("").parts[:-1]
+    found: list[tuple[str, str | None]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            found += [(module, alias.name) for alias in node.names]
+    return found
+
+
+def layer_of(module: str) -> int | None:
+    """The layer a project module belongs to, None for anything outside the project."""
+    if module == "calculator.engine" or module.startswith("calculator.engine."):
+        return 1
+    if module == "settlement.engine" or module.startswith("settlement.engine."):
+        return 2
+    top = module.split(".")[0]
+    return {"ledger": 3, "sczmj_site": 5}.get(top, 4 if top in ADAPTER_PACKAGES else None)
+
+
+def exported(root: Path, engine: str) -> set[str]:
+    init = root / engine.replace(".", "/") / "__init__.py"
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+            return {ast.literal_eval(item) for item in node.value.elts}  # type: ignore[attr-defined]
+    return set()
+
+
+def layer_violations(root: Path) -> list[str]:
+    """Imports running back up the layers, and adapter imports of engine names the engine does not export."""
+    exports = {
+        engine: exported(root, engine) for engine in ENGINES if (root / engine.replace(".", "/")).is_dir()
+    }
+    found = []
+    for path in project_files(root, ""):
+        name = path.relative_to(root).as_posix()
+        module = name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        own = layer_of(module)
+        if own is None or name.startswith("bench/"):
+            continue
+        for imported, symbol in imported_names(root, path):
+            target = layer_of(imported)
+            if target is None or (imported.split(".")[0] == module.split(".")[0] and own == target):
+                continue
+            if own == 5 and target in (1, 2):
+                found.append(f"{name} imports {imported} (the site package is wiring only)")
+            elif target > own and own != 5:
+                found.append(f"{name} imports {imported} (layer {target} above layer {own})")
+            elif target in (1, 2) and not name.startswith(NOT_ADAPTERS[target - 1]):
+                engine = ENGINES[target - 1]
+                if imported != engine or symbol not in exports.get(engine, set()):
+                    found.append(f"{name} imports {imported}.{symbol}: not a name {engine} exports")
+    return sorted(set(found), key=found.index)
+
+
+def test_no_import_runs_back_up_the_layers_and_adapters_use_only_exported_engine_names():
+    assert layer_violations(ROOT) == []
+
+
+def test_the_layer_scan_catches_each_kind_of_violation(tmp_path):
+    files = {
+        "calculator/engine/__init__.py": '__all__ = ["score_hand"]\nfrom .fan import score_hand\n',
+        "calculator/engine/fan.py": "from settlement.engine import settle_round\n",
+        "settlement/engine/__init__.py": '__all__ = ["settle_round"]\n',
+        "settlement/engine/kongs.py": "from calculator.engine import score_hand\nfrom ledger import models\n",
+        "ledger/services.py": "from calculator.engine import score_hand\nfrom calculator.views import page\n",
+        "calculator/views.py": "from calculator.engine import score_hand, PATTERN_FAN\n"
+        "from calculator.engine.fan import AFTER_KONG\nimport settlement.engine.state\n",
+        "sczmj_site/urls.py": "from calculator.engine import score_hand\nfrom calculator import views\n",
+        "bench/bench_engine.py": "from calculator.engine.decompose import is_win\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert layer_violations(tmp_path) == [
+        "calculator/engine/fan.py imports settlement.engine (layer 2 above layer 1)",
+        "calculator/views.py imports calculator.engine.PATTERN_FAN: not a name calculator.engine exports",
+        "calculator/views.py imports calculator.engine.fan.AFTER_KONG: not a name calculator.engine exports",
+        "calculator/views.py imports settlement.engine.state.None: not a name settlement.engine exports",
+        "ledger/services.py imports calculator.views (layer 4 above layer 3)",
+        "sczmj_site/urls.py imports calculator.engine (the site package is wiring only)",
+        "settlement/engine/kongs.py imports ledger (layer 3 above layer 2)",
+    ]

@@ -2,26 +2,134 @@
 
 ``score_hand`` scores one winning hand, ``find_waits`` says whether a position is ready and for how much;
 both take tiles in notation, validate them and raise ``EngineError`` (field + message) on bad input.
+
+Everything an adapter (API, pages, ledger) needs is exported here and nowhere else: the request parsers,
+the hand vocabulary (suits, tiles, meld kinds and sizes, how a hand wins, the limits), and the tables a
+rules form is built from (the options with their labels and explanations, the presets with every value,
+the patterns with their Chinese names and fan). Adapters import only these names.
 """
 
 from .errors import EngineError
-from .fan import ExtraScore, ScoreResult, Wait, score_hand
-from .patterns import PatternScore
-from .rules import Rules
-from .tiles import format_tiles, parse_tiles
+from .fan import (
+    AFTER_KONG,
+    DISCARD,
+    LAST_TILE,
+    ROBBING,
+    SELF_DRAW,
+    ExtraScore,
+    ScoreResult,
+    Wait,
+    fan_of_pattern,
+    score_hand,
+)
+from .hand import MELD_SIZES, Meld, MeldKind, WinBy
+from .limits import COPIES, HAND_TILES, MAX_FAN, MAX_MELDS, MAX_OPTION_VALUE, MAX_PATTERN_FAN, READY_TILES
+from .options import (
+    CAP,
+    OPTIONS,
+    OPTIONS_BY_KEY,
+    PRESETS,
+    DealerRule,
+    DianGangHua,
+    DirectKong,
+    EscapedWinner,
+    EscapePenaltyTo,
+    GangShangPaoTransfer,
+    HuazhuRecipients,
+    Mode,
+    MultiWin,
+    MultiWinnerTransfer,
+    Option,
+    OptionKind,
+    Preset,
+    QiangGangPayment,
+    TianDiHu,
+    ValueLabel,
+    ZimoBonus,
+)
+from .patterns import (
+    HEAVENLY_PATTERNS,
+    PATTERN_BY_KEY,
+    PATTERN_ROWS,
+    PATTERNS,
+    HeavenlyPattern,
+    Pattern,
+    PatternRow,
+    PatternScore,
+)
+from .requests import request_object, rules_from, score_from_payload, waits_from_payload
+from .rules import PRESET_RULES, Rules, describe_rules, multiplier_of
+from .tiles import KINDS, SUIT_NAMES_ZH, SUITS, TILE_INDEX, TILE_NAMES, format_tiles, parse_tiles
 from .waits import DiscardWaits, WaitsResult, find_waits
 
 __all__ = [
+    "AFTER_KONG",
+    "CAP",
+    "COPIES",
+    "DISCARD",
+    "HAND_TILES",
+    "HEAVENLY_PATTERNS",
+    "KINDS",
+    "LAST_TILE",
+    "MAX_FAN",
+    "MAX_MELDS",
+    "MAX_OPTION_VALUE",
+    "MAX_PATTERN_FAN",
+    "MELD_SIZES",
+    "OPTIONS",
+    "OPTIONS_BY_KEY",
+    "PATTERNS",
+    "PATTERN_BY_KEY",
+    "PATTERN_ROWS",
+    "PRESETS",
+    "PRESET_RULES",
+    "READY_TILES",
+    "ROBBING",
+    "SELF_DRAW",
+    "SUITS",
+    "SUIT_NAMES_ZH",
+    "TILE_INDEX",
+    "TILE_NAMES",
+    "DealerRule",
+    "DianGangHua",
+    "DirectKong",
     "DiscardWaits",
     "EngineError",
+    "EscapePenaltyTo",
+    "EscapedWinner",
     "ExtraScore",
+    "GangShangPaoTransfer",
+    "HeavenlyPattern",
+    "HuazhuRecipients",
+    "Meld",
+    "MeldKind",
+    "Mode",
+    "MultiWin",
+    "MultiWinnerTransfer",
+    "Option",
+    "OptionKind",
+    "Pattern",
+    "PatternRow",
     "PatternScore",
+    "Preset",
+    "QiangGangPayment",
     "Rules",
     "ScoreResult",
+    "TianDiHu",
+    "ValueLabel",
     "Wait",
     "WaitsResult",
+    "WinBy",
+    "ZimoBonus",
+    "describe_rules",
+    "fan_of_pattern",
     "find_waits",
     "format_tiles",
+    "multiplier_of",
     "parse_tiles",
+    "request_object",
+    "rules_from",
+    "score_from_payload",
     "score_hand",
+    "waits_from_payload",
 ]

@@ -21,7 +21,7 @@ The pipeline, in order:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -43,20 +43,25 @@ from .hand import (
     read_win_by,
     read_win_tile,
 )
+from .limits import HAND_TILES
+from .options import TianDiHu, ZimoBonus
 from .patterns import (
     ALL_258,
     ALL_TERMINAL,
+    BASE_PATTERN_BY_KEY,
+    DI_HU,
     HAS_QUAD,
     HAS_RUN,
+    HEAVENLY_PATTERNS,
     ONE_SUIT,
-    PATTERN_BY_KEY,
     SEVEN_PAIRS,
+    TIAN_HU,
     Choice,
-    Pattern,
+    HeavenlyPattern,
     PatternScore,
     choices,
 )
-from .rules import Rules, TianDiHu, ZimoBonus, multiplier_of
+from .rules import Rules, multiplier_of
 from .tables import COMBINE, fact_bit
 from .tiles import FOUR_BITS, NOT_258, SUIT_FIELDS, SUIT_NAMES_ZH, SUITS, TERMINALS, TILE_NAMES, count_of
 
@@ -356,7 +361,7 @@ def best_reading(scoring: Scoring, mask: int, seven: int, tile_bits: int) -> tup
 
 
 def heavenly_reading(
-    scoring: Scoring, mask: int, seven: int, tile_bits: int, heavenly: Pattern
+    scoring: Scoring, mask: int, seven: int, tile_bits: int, heavenly: HeavenlyPattern
 ) -> tuple[Choice, int] | None:
     """The reading that scores most once 天胡/地胡 is applied (see docs/scoring.md, "天胡 over two readings").
 
@@ -374,7 +379,7 @@ def heavenly_reading(
         readings.append((scoring.choices[tile_bits | seven], 0))
 
     def worth(found: tuple[Choice, int]) -> int:
-        pattern, extras = SITUATIONAL[rules.tian_di_hu](rules, heavenly, found[0])
+        pattern, extras = HEAVENLY[rules.tian_di_hu](rules, heavenly, found[0])
         return pattern.fan + sum(extra.fan for extra in extras) - found[0].pattern.gen_inside
 
     return max(readings, key=worth, default=None)
@@ -414,30 +419,43 @@ def tiles_situation(final: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# 天胡/地胡 (3.1): how the situational pattern meets the hand's own.
+# 天胡/地胡 (3.1): situations the request vouches for, meeting the hand's own pattern by ``tian_di_hu``.
 
-_Situational = Callable[[Rules, Pattern, Choice], tuple[PatternScore, tuple[ExtraScore, ...]]]
-
-
-def _replace(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
-    return situational.score(max(rules.pattern_value(situational.key), hand.fan)), ()
+_Heavenly = Callable[[Rules, HeavenlyPattern, Choice], tuple[PatternScore, tuple[ExtraScore, ...]]]
 
 
-def _stack(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
-    fan = rules.pattern_value(situational.key)
-    extra = ExtraScore(situational.key, situational.name, situational.name_en, fan)
-    return hand.score, (extra,)
+def _replace(
+    rules: Rules, heavenly: HeavenlyPattern, hand: Choice
+) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+    return heavenly.score(max(rules.pattern_value(heavenly.key), hand.fan)), ()
 
 
-def _off(rules: Rules, situational: Pattern, hand: Choice) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+def _stack(
+    rules: Rules, heavenly: HeavenlyPattern, hand: Choice
+) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+    fan = rules.pattern_value(heavenly.key)
+    return hand.score, (ExtraScore(heavenly.key, heavenly.name, heavenly.name_en, fan),)
+
+
+def _off(
+    rules: Rules, heavenly: HeavenlyPattern, hand: Choice
+) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
     return hand.score, ()
 
 
-SITUATIONAL: dict[TianDiHu, _Situational] = {
+HEAVENLY: Mapping[TianDiHu, _Heavenly] = {
     TianDiHu.REPLACE: _replace,
     TianDiHu.STACK: _stack,
     TianDiHu.OFF: _off,
 }
+HEAVENLY_BY_KEY: Mapping[str, HeavenlyPattern] = {pattern.key: pattern for pattern in HEAVENLY_PATTERNS}
+
+
+def reported(
+    rules: Rules, heavenly: HeavenlyPattern | None, hand: Choice
+) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+    """The pattern a win reports and the extras 天胡/地胡 adds: the hand's own on an ordinary win."""
+    return (hand.score, ()) if heavenly is None else HEAVENLY[rules.tian_di_hu](rules, heavenly, hand)
 
 
 def fan_of_pattern(
@@ -450,15 +468,11 @@ def fan_of_pattern(
     Returns the pattern as reported, the extras, and the fan.
     """
     value = rules.pattern_value(pattern_key)
-    pattern = PATTERN_BY_KEY[pattern_key]
+    pattern = BASE_PATTERN_BY_KEY[pattern_key]
     choice = Choice((value - pattern.gen_inside, value, 0), pattern, value, pattern.score(value))
-    reported, situational = (
-        SITUATIONAL[rules.tian_di_hu](rules, PATTERN_BY_KEY[heavenly_key], choice)
-        if heavenly_key
-        else (choice.score, ())
-    )
-    extras = situational + scoring_for(rules).extras_for(situation)
-    return reported, extras, reported.fan + gen + sum(extra.fan for extra in extras)
+    shown, heavenly_extras = reported(rules, HEAVENLY_BY_KEY[heavenly_key] if heavenly_key else None, choice)
+    extras = heavenly_extras + scoring_for(rules).extras_for(situation)
+    return shown, extras, shown.fan + gen + sum(extra.fan for extra in extras)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -482,14 +496,14 @@ def score_hand(
     concealed_tiles = read_tiles(concealed, "concealed")
     meld_list = read_melds(melds)
     win = read_win_tile(win_tile)
-    check_size(concealed_tiles, meld_list, (14,), 1)
+    check_size(concealed_tiles, meld_list, (HAND_TILES,), 1)
     held = read_held(concealed_tiles, meld_list, win)
     how = read_win_by(win_by)
     situation = WIN_BY_BITS[how] | _situation_flags(after_kong, last_tile)
     heavenly = (
         None
         if tian_hu is False and di_hu is False
-        else _situational_pattern(read_flag(tian_hu, "tian_hu"), read_flag(di_hu, "di_hu"), how)
+        else _heavenly(read_flag(tian_hu, "tian_hu"), read_flag(di_hu, "di_hu"), how)
     )
     if situation & AFTER_KONG and how is WinBy.ROBBING_KONG:
         raise EngineError(
@@ -518,7 +532,7 @@ def _situation_flags(after_kong: object, last_tile: object) -> int:
     )
 
 
-def _situational_pattern(tian_hu: bool, di_hu: bool, how: WinBy) -> Pattern | None:
+def _heavenly(tian_hu: bool, di_hu: bool, how: WinBy) -> HeavenlyPattern | None:
     if tian_hu and di_hu:
         raise EngineError("di_hu", "A win is 天胡 or 地胡, not both.", "天胡和地胡不能同时成立。")
     if tian_hu and how is not WinBy.SELF_DRAW:
@@ -528,8 +542,8 @@ def _situational_pattern(tian_hu: bool, di_hu: bool, how: WinBy) -> Pattern | No
             "天胡是庄家起手十四张胡牌，win_by 必须是 self_draw。",
         )
     if tian_hu:
-        return PATTERN_BY_KEY["tian_hu"]
-    return PATTERN_BY_KEY["di_hu"] if di_hu else None
+        return TIAN_HU
+    return DI_HU if di_hu else None
 
 
 def legality(rules: Rules, final: int, void: int | None) -> ScoreResult | None:
@@ -557,7 +571,7 @@ NO_SHAPE = not_a_win(
 
 
 def score_held(
-    scoring: Scoring, held: Held, situation: int, heavenly: Pattern | None, void: int | None
+    scoring: Scoring, held: Held, situation: int, heavenly: HeavenlyPattern | None, void: int | None
 ) -> ScoreResult:
     """Steps 3 to 9 of the pipeline for a validated hand."""
     rules = scoring.rules
@@ -579,10 +593,8 @@ def score_held(
         return NO_SHAPE
     choice, reading = found
     gen = gen_count(rules, final, held.melds) - choice.pattern.gen_inside
-    pattern, situational_extras = (
-        SITUATIONAL[rules.tian_di_hu](rules, heavenly, choice) if heavenly else (choice.score, ())
-    )
-    extras = situational_extras + scoring.extras_for(
+    pattern, heavenly_extras = reported(rules, heavenly, choice)
+    extras = heavenly_extras + scoring.extras_for(
         situation | melds_situation(held.melds) | tiles_situation(final)
     )
     fan = pattern.fan + gen + sum(extra.fan for extra in extras)

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import EngineError
+from .limits import MAX_MELDS
 from .rules import DEFAULT_RULES, Rules
 from .tiles import ONE, TILE_INDEX, TILE_NAMES, count_of, pack, parse_tiles
 
-MAX_MELDS = 4
 # Packed-count constants: a count of 5 or more shows as bit 3 of its field, either in the counts or in
 # the counts plus 3 (counts here stay below 16, so only an already-bad count can carry over).
 _THREES = pack(index for index in range(27) for _ in range(3))
@@ -34,6 +34,12 @@ class WinBy(enum.StrEnum):
     ROBBING_KONG = "robbing_kong"
 
 
+MELD_SIZES: Mapping[MeldKind, int] = {
+    MeldKind.PUNG: 3,
+    MeldKind.KONG_DIRECT: 4,
+    MeldKind.KONG_ADDED: 4,
+    MeldKind.KONG_CONCEALED: 4,
+}
 _MELD_KINDS = {kind.value: kind for kind in MeldKind}
 _WIN_BY = {how.value: how for how in WinBy}
 
@@ -45,7 +51,7 @@ class Meld:
 
     @property
     def size(self) -> int:
-        return 3 if self.kind is MeldKind.PUNG else 4
+        return MELD_SIZES[self.kind]
 
     @property
     def is_open(self) -> bool:
@@ -108,7 +114,7 @@ def _read_meld(meld: object, position: int) -> Meld:
     if isinstance(tile_raw, str) and tile_raw in TILE_INDEX:  # the usual "5p": no parsing needed
         return Meld(kind, TILE_INDEX[tile_raw])
     tiles = read_tiles(tile_raw, f"{field}.tile")
-    size = 3 if kind is MeldKind.PUNG else 4
+    size = MELD_SIZES[kind]
     if not tiles or len(set(tiles)) != 1 or len(tiles) not in (1, size):
         raise EngineError(
             f"{field}.tile",

@@ -8,12 +8,10 @@ per set of values and scoring is a tuple lookup.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-
-from .rules import PATTERN_DEFAULT_FAN
 
 # Fact bits: one reading of a hand (a split into sets and a pair, or seven pairs) plus its tiles.
 SEVEN_PAIRS = 1
@@ -55,15 +53,32 @@ class PatternScore:
 
 
 @dataclass(frozen=True, slots=True)
-class Pattern:
+class PatternRow:
+    """A row of RULES.md 3.1: key, Chinese and English name, default fan (``pattern_fan`` may change it)."""
+
     key: str
     name: str
     name_en: str
-    applies: Callable[[Facts], bool]
-    gen_inside: int = 0  # quads the pattern already counts, taken off the gen
+    fan: int
 
     def score(self, fan: int) -> PatternScore:
         return PatternScore(self.key, self.name, self.name_en, fan)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern(PatternRow):
+    """A base pattern, read from the tiles by its predicate."""
+
+    applies: Callable[[Facts], bool]
+    gen_inside: int = 0  # quads the pattern already counts, taken off the gen
+
+
+@dataclass(frozen=True, slots=True)
+class HeavenlyPattern(PatternRow):
+    """天胡/地胡: a pattern of the situation, not of the tiles. The request says the win was one; the rules'
+    ``tian_di_hu`` say how it meets the hand's own pattern (``fan.HEAVENLY``)."""
+
+    when: str  # what the request vouches for, for the docs and the pages
 
 
 def ping_hu(facts: Facts) -> bool:
@@ -121,32 +136,41 @@ def qing_long_qi_dui(facts: Facts) -> bool:
     return long_qi_dui(facts) and facts.one_suit
 
 
-def never(facts: Facts) -> bool:
-    """天胡/地胡: never read from the tiles; the request says so."""
-    return False
-
-
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("ping_hu", "平胡", "Plain hand", ping_hu),
-    Pattern("dui_dui_hu", "对对胡", "All pungs", dui_dui_hu),
-    Pattern("qing_yi_se", "清一色", "Full flush", qing_yi_se),
-    Pattern("dai_yao_jiu", "带幺九", "Terminals in every set", dai_yao_jiu),
-    Pattern("qi_dui", "七对", "Seven pairs", qi_dui),
-    Pattern("qing_dui", "清对", "Full flush all pungs", qing_dui),
-    Pattern("jiang_dui", "将对", "All pungs of 2, 5 and 8", jiang_dui),
-    Pattern("long_qi_dui", "龙七对", "Seven pairs with a quad", long_qi_dui, gen_inside=1),
-    Pattern("qing_qi_dui", "清七对", "Full flush seven pairs", qing_qi_dui),
-    Pattern("qing_yao_jiu", "清幺九", "Full flush with terminals in every set", qing_yao_jiu),
+    Pattern("ping_hu", "平胡", "Plain hand", 1, ping_hu),
+    Pattern("dui_dui_hu", "对对胡", "All pungs", 2, dui_dui_hu),
+    Pattern("qing_yi_se", "清一色", "Full flush", 3, qing_yi_se),
+    Pattern("dai_yao_jiu", "带幺九", "Terminals in every set", 3, dai_yao_jiu),
+    Pattern("qi_dui", "七对", "Seven pairs", 3, qi_dui),
+    Pattern("qing_dui", "清对", "Full flush all pungs", 4, qing_dui),
+    Pattern("jiang_dui", "将对", "All pungs of 2, 5 and 8", 4, jiang_dui),
+    Pattern("long_qi_dui", "龙七对", "Seven pairs with a quad", 5, long_qi_dui, gen_inside=1),
+    Pattern("qing_qi_dui", "清七对", "Full flush seven pairs", 5, qing_qi_dui),
+    Pattern("qing_yao_jiu", "清幺九", "Full flush with terminals in every set", 5, qing_yao_jiu),
     Pattern(
-        "qing_long_qi_dui", "青龙七对", "Full flush seven pairs with a quad", qing_long_qi_dui, gen_inside=1
+        "qing_long_qi_dui",
+        "青龙七对",
+        "Full flush seven pairs with a quad",
+        6,
+        qing_long_qi_dui,
+        gen_inside=1,
     ),
-    Pattern("tian_hu", "天胡", "Heavenly hand", never),
-    Pattern("di_hu", "地胡", "Earthly hand", never),
 )
-PATTERN_BY_KEY: dict[str, Pattern] = {pattern.key: pattern for pattern in PATTERNS}
-assert tuple(PATTERN_BY_KEY) == tuple(PATTERN_DEFAULT_FAN), (
-    "the pattern rows follow rules.PATTERN_DEFAULT_FAN"
+TIAN_HU = HeavenlyPattern(
+    "tian_hu", "天胡", "Heavenly hand", 6, "the dealer's first 14 tiles win, before any discard or kong"
 )
+DI_HU = HeavenlyPattern(
+    "di_hu",
+    "地胡",
+    "Earthly hand",
+    6,
+    "a non-dealer wins in the first go-around, before his own first discard and anyone's pung or kong",
+)
+HEAVENLY_PATTERNS: tuple[HeavenlyPattern, ...] = (TIAN_HU, DI_HU)
+# Every row of RULES.md 3.1 in its order: what ``pattern_fan`` may change and the rules table lists.
+PATTERN_ROWS: tuple[PatternRow, ...] = (*PATTERNS, *HEAVENLY_PATTERNS)
+PATTERN_BY_KEY: Mapping[str, PatternRow] = {pattern.key: pattern for pattern in PATTERN_ROWS}
+BASE_PATTERN_BY_KEY: Mapping[str, Pattern] = {pattern.key: pattern for pattern in PATTERNS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,14 +183,10 @@ class Choice:
     score: PatternScore
 
 
-def pattern_values(pattern_fan: tuple[tuple[str, int], ...]) -> dict[str, int]:
-    return {**PATTERN_DEFAULT_FAN, **dict(pattern_fan)}
-
-
 @lru_cache(maxsize=64)
 def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
     """For each fact combination (by its bits), the largest pattern that applies under these values."""
-    values = pattern_values(pattern_fan)
+    values = {**{pattern.key: pattern.fan for pattern in PATTERNS}, **dict(pattern_fan)}
 
     def best(facts: Facts) -> Choice:
         ranked = (

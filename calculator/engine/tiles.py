@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from .errors import EngineError
 
-SUITS = "mps"
+SUITS: tuple[str, ...] = ("m", "p", "s")  # 万 characters, 筒 dots, 条 bamboo
 SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}
 KINDS = 27
 RANK_BITS = 4

@@ -26,6 +26,7 @@ from .fan import (
     tiles_situation,
 )
 from .hand import Held, Meld, check_size, read_held, read_melds, read_rules, read_tiles, read_void_suit
+from .limits import HAND_TILES, READY_TILES
 from .tables import COMBINE, COMPLETIONS, SPLITS
 from .tiles import FOUR_BITS, LOW_BITS, ONE, RANK_BITS, SUIT_BITS, SUIT_MASK, TILE_NAMES, count_of
 
@@ -74,11 +75,11 @@ def find_waits(
     table_rules = read_rules(rules)
     concealed_tiles = read_tiles(concealed, "concealed")
     meld_list = read_melds(melds)
-    check_size(concealed_tiles, meld_list, (13, 14), 0)
+    check_size(concealed_tiles, meld_list, (READY_TILES, HAND_TILES), 0)
     held = read_held(concealed_tiles, meld_list, None)
     void = read_void_suit(void_suit)
     scoring = scoring_for(table_rules)
-    drawn = len(concealed_tiles) + 3 * len(meld_list) == 14
+    drawn = len(concealed_tiles) + 3 * len(meld_list) == HAND_TILES
     if legality(table_rules, held.packed + held.meld_packed, void) is not None:
         return WaitsResult(False, True, (), None, () if drawn else None)
     if drawn:

@@ -2,23 +2,39 @@
 
 ``settle_round`` replays a round's events and returns a ``RoundResult`` whose ``to_dict()`` is the body
 of ``POST /api/v1/settle/``; ``settle_up`` proposes the fewest transfers that settle a session.
+
+The round vocabulary adapters need is exported here and nowhere else: event kinds, kong kinds, the
+statuses of a player at a draw, why points moved, the seats, the house, and the number of wall tiles
+under which an escape is settled like a draw.
 """
 
-from calculator.engine.errors import EngineError
+from calculator.engine import EngineError
 
+from .escape import NEAR_THE_END
+from .events import DrawStatus, EventKind, KongKind
+from .requests import settle_from_payload
 from .settle import RoundResult, settle_round
 from .settle_up import Payment, settle_up
-from .state import KongPayment, PaymentState, Reason, RoundState, Transfer
+from .state import HOUSE, SEATS, KongPayment, PaymentState, Reason, RoundState, Transfer
+from .wins import Situation
 
 __all__ = [
+    "HOUSE",
+    "NEAR_THE_END",
+    "SEATS",
+    "DrawStatus",
     "EngineError",
+    "EventKind",
+    "KongKind",
     "KongPayment",
     "Payment",
     "PaymentState",
     "Reason",
     "RoundResult",
     "RoundState",
+    "Situation",
     "Transfer",
+    "settle_from_payload",
     "settle_round",
     "settle_up",
 ]

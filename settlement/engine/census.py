@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from calculator.engine.tiles import KINDS, TILE_NAMES
+from calculator.engine import COPIES, KINDS, TILE_NAMES
 
 from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent, fail
 from .state import SEATS
 
-COPIES = 4
 MAX_KONGS_PER_HAND = 4  # 14 tiles plus one replacement per kong make at most four sets of four
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from .events import Event, KongEvent, KongKind, WinEvent, fail
+from .events import Event, EventKind, KongEvent, KongKind, WinEvent, fail
 from .state import RoundState
 
-AFTER_LAST_TILE = frozenset({"draw", "escape"})
+AFTER_LAST_TILE = frozenset({EventKind.DRAW, EventKind.ESCAPE})
 
 
-def check_open(state: RoundState, index: int, event_type: str) -> None:
+def check_open(state: RoundState, index: int, event_type: EventKind) -> None:
     """Nothing follows the end of a round; only a 流局 or an escape follows a win on the last tile."""
     if state.finished:
         raise fail(

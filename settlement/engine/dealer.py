@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from calculator.engine.rules import DealerRule
+from calculator.engine import DealerRule
 
 from .state import FirstWin, RoundState
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from calculator.engine.rules import HuazhuRecipients, Rules
+from calculator.engine import HuazhuRecipients, Rules
 
 from .checks import check_open
-from .events import DrawEvent, PlayerReport, Status, fail
+from .events import DrawEvent, DrawStatus, EventKind, PlayerReport, fail
 from .kongs import refund_kong_income
 from .scoring import Readiness, readiness
 from .state import SEATS, Reason, RoundState, Step, Table, Transfer
@@ -88,7 +88,7 @@ def assess(
 def settle_draw(state: RoundState, event: DrawEvent, table: Table) -> Step:
     """流局: every active player's readiness, then 查花猪, 查大叫 and 退税; the round ends."""
     index, rules = event.index, table.rules
-    check_open(state, index, "draw")
+    check_open(state, index, EventKind.DRAW)
     checks = assess(state, event.players, state.active, table, f"events[{index}].players", index)
     pigs = _huazhu(state, checks, rules, index)
     chajiao = _chajiao(state, checks, rules, index)
@@ -121,7 +121,7 @@ def _chajiao(
     payers = [
         seat
         for seat in state.active
-        if checks[seat].status is Status.NOT_READY or (checks[seat].huazhu and rules.huazhu_pays_chajiao)
+        if checks[seat].status is DrawStatus.NOT_READY or (checks[seat].huazhu and rules.huazhu_pays_chajiao)
     ]
     ready = [seat for seat in state.active if checks[seat].ready]
     return tuple(
@@ -147,7 +147,7 @@ def _tui_shui(
     anyone_ready = any(checks[seat].ready for seat in state.active)
     transfers: tuple[Transfer, ...] = ()
     for seat in state.active:
-        refunds = checks[seat].status is Status.NOT_READY or (
+        refunds = checks[seat].status is DrawStatus.NOT_READY or (
             checks[seat].huazhu and rules.huazhu_refunds_kongs
         )
         if refunds and (anyone_ready or rules.refund_when_nobody_ready):

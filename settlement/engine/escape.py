@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from calculator.engine.rules import EscapedWinner, EscapePenaltyTo
+from calculator.engine import EscapedWinner, EscapePenaltyTo
 
 from .checks import check_open
 from .draw import assess
-from .events import EscapeEvent, fail
+from .events import EscapeEvent, EventKind, fail
 from .kongs import refund_kong_income
 from .scoring import Readiness
 from .state import Reason, RoundState, Step, Table, Transfer
@@ -19,7 +19,7 @@ NEAR_THE_END = 4  # with this many wall tiles left or fewer, a ready player is o
 def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> Step:
     """An active player leaves: kong income back, a penalty to each other active player, the round ends."""
     index, path = event.index, f"events[{event.index}]"
-    check_open(state, index, "escape")
+    check_open(state, index, EventKind.ESCAPE)
     if event.player in state.escaped:
         raise fail(
             f"{path}.player",

@@ -13,13 +13,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from calculator.engine.errors import EngineError
-from calculator.engine.rules import MAX_FAN
-from calculator.engine.tiles import TILE_INDEX, parse_tiles
+from calculator.engine import MAX_FAN, MELD_SIZES, SUITS, TILE_INDEX, EngineError, parse_tiles
 
 from .state import SEATS
 
-SUITS = ("m", "p", "s")
+
+class EventKind(enum.StrEnum):
+    """The ``type`` of an event of a round."""
+
+    KONG = "kong"
+    WIN = "win"
+    DRAW = "draw"
+    ESCAPE = "escape"
 
 
 class KongKind(enum.StrEnum):
@@ -28,7 +33,7 @@ class KongKind(enum.StrEnum):
     CONCEALED = "concealed"
 
 
-class Status(enum.StrEnum):
+class DrawStatus(enum.StrEnum):
     """A player's position at a 流局 (or at an escape near the end of the wall)."""
 
     HUAZHU = "huazhu"
@@ -38,15 +43,16 @@ class Status(enum.StrEnum):
 
 # Values to members by a dict lookup: calling the enum (KongKind("direct")) costs about 1 µs.
 KONG_KINDS: Mapping[str, KongKind] = {kind.value: kind for kind in KongKind}
-STATUSES: Mapping[str, Status] = {status.value: status for status in Status}
-MELD_SIZES: Mapping[str, int] = {"pung": 3, "kong_direct": 4, "kong_added": 4, "kong_concealed": 4}
+STATUSES: Mapping[str, DrawStatus] = {status.value: status for status in DrawStatus}
 
 # The keys each part of a settle request may have (API.md); any other is a mistake named in a 400.
-EVENT_KEYS: Mapping[str, frozenset[str]] = {
-    "kong": frozenset({"type", "player", "kind", "tile", "from"}),
-    "win": frozenset({"type", "from", "robbing_kong", "kong_kind", "after_kong", "last_tile", "winners"}),
-    "draw": frozenset({"type", "players"}),
-    "escape": frozenset({"type", "player", "tiles_left", "players"}),
+EVENT_KEYS: Mapping[EventKind, frozenset[str]] = {
+    EventKind.KONG: frozenset({"type", "player", "kind", "tile", "from"}),
+    EventKind.WIN: frozenset(
+        {"type", "from", "robbing_kong", "kong_kind", "after_kong", "last_tile", "winners"}
+    ),
+    EventKind.DRAW: frozenset({"type", "players"}),
+    EventKind.ESCAPE: frozenset({"type", "player", "tiles_left", "players"}),
 }
 WINNER_KEYS = frozenset({"player", "hand", "fan", "tian_hu", "di_hu"})
 REPORT_KEYS = frozenset({"player", "hand", "status", "fan"})
@@ -81,7 +87,7 @@ class PlayerReport(NamedTuple):
 
     player: int
     hand: HandSpec | None
-    status: Status | None
+    status: DrawStatus | None
     fan: int | None
 
 
@@ -327,7 +333,7 @@ def parse_report(value: Any, path: str, index: int) -> PlayerReport:
             f"status 只能是 huazhu（花猪）、not_ready（没叫）或 ready（有叫），收到 {raw_status!r}。",
             index,
         )
-    if status is Status.READY:
+    if status is DrawStatus.READY:
         return PlayerReport(
             player, None, status, fan_value(require(data, "fan", path, index), path, index, "fan")
         )
@@ -495,10 +501,10 @@ def parse_escape(data: Mapping[str, Any], path: str, index: int) -> EscapeEvent:
 
 
 EVENT_PARSERS: Mapping[str, Callable[[Mapping[str, Any], str, int], Event]] = {
-    "kong": parse_kong,
-    "win": parse_win,
-    "draw": parse_draw,
-    "escape": parse_escape,
+    EventKind.KONG: parse_kong,
+    EventKind.WIN: parse_win,
+    EventKind.DRAW: parse_draw,
+    EventKind.ESCAPE: parse_escape,
 }
 
 

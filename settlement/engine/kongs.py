@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from calculator.engine.rules import DirectKong, Rules
-from calculator.engine.tiles import TILE_NAMES
+from calculator.engine import SUITS, TILE_NAMES, DirectKong, Rules
 
 from .checks import check_can_act, check_open
-from .events import KongEvent, KongKind, fail
+from .events import EventKind, KongEvent, KongKind, fail
 from .state import KongMade, KongPayment, PaymentState, Reason, RoundState, Step, Table, Transfer
 
 KONG_REASONS: Mapping[KongKind, Reason] = {
@@ -36,12 +35,12 @@ KONG_SHARES: Mapping[KongKind, Callable[[Rules, int, int | None], int]] = {
 
 def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
     """Every active player other than the maker pays his share of b into the maker's kong income."""
-    check_open(state, event.index, "kong")
+    check_open(state, event.index, EventKind.KONG)
     check_can_act(state, event.player, event.index, "player")
     if event.feeder is not None:
         check_can_act(state, event.feeder, event.index, "from")
     void = table.void_suits[event.player]
-    if event.tile is not None and void is not None and "mps"[event.tile // 9] == void:
+    if event.tile is not None and void is not None and SUITS[event.tile // 9] == void:
         raise fail(
             f"events[{event.index}].tile",
             f"Player {event.player} declared {void} void (定缺): he cannot kong it.",

@@ -6,7 +6,7 @@ seats, hands and coins and names the event at fault.
 
 from __future__ import annotations
 
-from calculator.engine.requests import request_object, rules_from
+from calculator.engine import request_object, rules_from
 
 from .settle import RoundResult, settle_round
 

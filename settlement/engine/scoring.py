@@ -10,11 +10,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from calculator.engine import find_waits, score_hand
-from calculator.engine.errors import EngineError
-from calculator.engine.rules import Rules, multiplier_of
+from calculator.engine import EngineError, Rules, find_waits, multiplier_of, score_hand
 
-from .events import PlayerReport, Status, WinnerSpec, fail
+from .events import DrawStatus, PlayerReport, WinnerSpec, fail
 
 
 class WinScore(NamedTuple):
@@ -102,7 +100,7 @@ class Readiness(NamedTuple):
     """A player's position at a 流局: 花猪, not ready, or ready with his best possible fan (RULES.md 3.4)."""
 
     player: int
-    status: Status
+    status: DrawStatus
     fan: int | None
     points: int  # what a not-ready player pays him at 查大叫: amount(best fan), 0 when not ready
     source: str
@@ -110,11 +108,11 @@ class Readiness(NamedTuple):
 
     @property
     def ready(self) -> bool:
-        return self.status is Status.READY
+        return self.status is DrawStatus.READY
 
     @property
     def huazhu(self) -> bool:
-        return self.status is Status.HUAZHU
+        return self.status is DrawStatus.HUAZHU
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,7 +140,7 @@ def readiness(
     """Decide 花猪 / ready / best fan from the player's tiles, or take the status as entered."""
     if report.hand is None:
         assert report.status is not None
-        fan = report.fan if report.status is Status.READY else None
+        fan = report.fan if report.status is DrawStatus.READY else None
         return Readiness(report.player, report.status, fan, 0 if fan is None else rules.amount(fan), "status")
     try:
         result = find_waits(
@@ -151,8 +149,8 @@ def readiness(
     except EngineError as error:
         raise error.within(f"{path}.hand", event=index) from None
     if result.huazhu:
-        return Readiness(report.player, Status.HUAZHU, None, 0, "hand", result.to_dict())
+        return Readiness(report.player, DrawStatus.HUAZHU, None, 0, "hand", result.to_dict())
     if result.ready and result.best is not None:
         fan = int(result.best.fan)
-        return Readiness(report.player, Status.READY, fan, rules.amount(fan), "hand", result.to_dict())
-    return Readiness(report.player, Status.NOT_READY, None, 0, "hand", result.to_dict())
+        return Readiness(report.player, DrawStatus.READY, fan, rules.amount(fan), "hand", result.to_dict())
+    return Readiness(report.player, DrawStatus.NOT_READY, None, 0, "hand", result.to_dict())

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from calculator.engine.rules import Rules
+from calculator.engine import Rules
 
 from .census import check_tile_census
 from .checks import check_robbed_kongs
@@ -28,6 +28,7 @@ from .escape import settle_escape
 from .events import (
     DrawEvent,
     EscapeEvent,
+    EventKind,
     KongEvent,
     WinEvent,
     parse_dealer,
@@ -39,11 +40,11 @@ from .state import SEATS, RoundState, Step, Table, Transfer
 from .wins import settle_win
 
 Handler = Callable[[RoundState, Any, Table], Step]
-HANDLERS: Mapping[type, tuple[str, Handler]] = {
-    KongEvent: ("kong", settle_kong),
-    WinEvent: ("win", settle_win),
-    DrawEvent: ("draw", settle_draw),
-    EscapeEvent: ("escape", settle_escape),
+HANDLERS: Mapping[type, tuple[EventKind, Handler]] = {
+    KongEvent: (EventKind.KONG, settle_kong),
+    WinEvent: (EventKind.WIN, settle_win),
+    DrawEvent: (EventKind.DRAW, settle_draw),
+    EscapeEvent: (EventKind.ESCAPE, settle_escape),
 }
 
 
@@ -102,7 +103,7 @@ def settle_round(
         kind, handler = HANDLERS[type(event)]
         step = handler(state, event, table)
         transfers.extend(step.transfers)
-        summaries.append({"index": event.index, "type": kind, **step.summary})
+        summaries.append({"index": event.index, "type": kind.value, **step.summary})
         state = step.state
     net, house = _net(transfers)
     return RoundResult(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
 
-from calculator.engine.rules import Rules
+from calculator.engine import Rules
 
 SEATS = (0, 1, 2, 3)
 HOUSE = "house"  # the payee of a burned escape penalty

@@ -19,7 +19,7 @@ import enum
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from calculator.engine.rules import (
+from calculator.engine import (
     DianGangHua,
     GangShangPaoTransfer,
     Mode,
@@ -30,7 +30,7 @@ from calculator.engine.rules import (
 )
 
 from .checks import check_can_act, check_open
-from .events import WinEvent, WinnerSpec, fail
+from .events import EventKind, WinEvent, WinnerSpec, fail
 from .scoring import WinScore, score_winner
 from .state import FirstWin, KongMade, PaymentState, Reason, RoundState, Step, Table, Transfer
 
@@ -69,7 +69,7 @@ class Shares(NamedTuple):
 def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
     """Check the win is possible now, score its claimants, pay the winners, hand over 杠上炮 kong money."""
     index, rules = event.index, table.rules
-    check_open(state, index, "win")
+    check_open(state, index, EventKind.WIN)
     if event.discarder is not None:
         check_can_act(state, event.discarder, index, "from")
     for position, winner in enumerate(event.winners):

@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from calculator.api import SCORE_EXAMPLES, WAITS_EXAMPLES
+from calculator.engine import OPTIONS, Preset
 from calculator.engine.requests import _cached_rules, rules_from
-from calculator.engine.rules import OPTIONS, Preset
 
 SCORE = "/api/v1/score/"
 WAITS = "/api/v1/waits/"

@@ -8,8 +8,8 @@ from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ErrorDetail, NotAuthenticated, PermissionDenied, Throttled
 
-from calculator.engine.errors import EngineError
-from sczmj_site.api_errors import exception_handler, validation_body
+from api.errors import exception_handler, validation_body
+from calculator.engine import EngineError
 
 STATELESS = ("/api/v1/score/", "/api/v1/waits/", "/api/v1/settle/")
 SHAPE = {"field", "detail", "detail_zh", "errors"}

@@ -181,7 +181,7 @@ def test_waits_mode_says_when_a_hand_is_not_ready(client):
 
 
 def test_the_options_come_from_the_rules_table(client):
-    from calculator.engine.rules import OPTIONS
+    from calculator.engine import OPTIONS
 
     body = client.get("/").content.decode()
     for option in OPTIONS:

@@ -22,23 +22,13 @@ def test_load_demo_records_a_living_session_once(db, settings):
     assert LedgerEntry.objects.aggregate(total=Sum("points"))["total"] == 0
 
 
-@pytest.mark.parametrize(
-    ("debug", "arguments", "loaded"),
-    [
-        pytest.param(False, [], False, id="debug-off-refused"),
-        pytest.param(False, ["--force"], True, id="debug-off-forced"),
-        pytest.param(True, [], True, id="debug-on"),
-    ],
-)
-def test_load_demo_refuses_a_server_with_debug_off_unless_forced(db, settings, debug, arguments, loaded):
-    settings.DEBUG = debug
-    if loaded:
-        call_command("load_demo", *arguments)
-    else:
-        with pytest.raises(CommandError, match=r"DEBUG off.*--force"):
-            call_command("load_demo", *arguments)
-    assert get_user_model().objects.filter(username=demo.USERNAME).exists() == loaded
-    assert Group.objects.filter(name=demo.GROUP).exists() == loaded
+def test_load_demo_refuses_outside_development_mode_whatever_the_flags(db, settings):
+    settings.DEBUG = False
+    for flags in ([], ["--force"], ["--settings=sczmj_site.settings"]):
+        with pytest.raises(CommandError, match=r"outside development mode.*DJANGO_DEBUG=1"):
+            call_command("load_demo", *flags)
+    assert not get_user_model().objects.filter(username=demo.USERNAME).exists()
+    assert not Group.objects.filter(name=demo.GROUP).exists()
 
 
 def test_create_account_makes_a_login(db, django_user_model):

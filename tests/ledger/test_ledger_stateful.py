@@ -17,7 +17,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from calculator.engine.errors import EngineError
+from calculator.engine import EngineError
 from ledger import selectors, services
 from ledger.errors import SessionClosedError
 from ledger.models import CoinEntry, LedgerEntry, Round

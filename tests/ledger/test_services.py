@@ -7,9 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Sum
 
-from calculator.engine.errors import EngineError
+from calculator.engine import OPTIONS, PATTERN_BY_KEY, PRESETS, EngineError, Preset, Rules
 from calculator.engine.requests import _cached_rules
-from calculator.engine.rules import OPTIONS, PATTERN_DEFAULT_FAN, PRESETS, Preset, Rules
 from ledger import selectors, services
 from ledger.errors import IdempotencyKeyReusedError, RoundVoidedError, SessionClosedError
 from ledger.models import LedgerEntry, Role, RoundVersion, Session, VersionKind
@@ -135,7 +134,7 @@ def test_a_session_stores_every_value_of_its_rules(owner):
     _, session = make_table(owner, rules=chosen)
     assert set(session.rules) == {"preset", *(option.key for option in OPTIONS)}
     fans = session.rules["pattern_fan"]
-    assert set(fans) == set(PATTERN_DEFAULT_FAN)  # the defaults too, not only the overridden fans
+    assert set(fans) == set(PATTERN_BY_KEY)  # the defaults too, not only the overridden fans
     assert (fans["qi_dui"], fans["long_qi_dui"], fans["ping_hu"]) == (4, 4, 1)  # chosen, casual's, default
     assert (session.rules["base_points"], session.rules["cap_multiplier"]) == (2, 16)
     assert Rules.from_dict(session.rules).to_dict() | {"pattern_fan": {}} == Rules.from_dict(

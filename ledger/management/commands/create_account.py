@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from calculator.engine.errors import EngineError
+from calculator.engine import EngineError
 from ledger import services
 
 

@@ -1,14 +1,15 @@
 """``manage.py load_demo``: a demo account, group and a living session, recorded through the services.
 
-Idempotent: if the demo group exists, nothing happens. Refused unless DEBUG is on or ``--force`` is given:
-the demo account's password is published, so it has no place on a server facing the world.
+Idempotent: if the demo group exists, nothing happens. Refused unless DEBUG is on (``DJANGO_DEBUG=1``, which
+only the Makefile sets), with no flag to override it: the demo account is a superuser whose password is
+published, so it has no place in a database a server facing the world uses.
 """
 
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from ledger import demo, services
@@ -18,19 +19,12 @@ from ledger.models import Group
 class Command(BaseCommand):
     help = "Create the demo account (demo / demo-sczmj), the group 周五麻将 and a session of a dozen hands."
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--force",
-            action="store_true",
-            help="Load the demo even with DEBUG off (its password is public: never on a real server).",
-        )
-
     def handle(self, *args: Any, **options: Any) -> None:
-        if not settings.DEBUG and not options["force"]:
+        if not settings.DEBUG:
             raise CommandError(
-                f"Refusing to load the demo with DEBUG off: it creates the superuser {demo.USERNAME} "
-                f"with the published password {demo.PASSWORD}. Set DJANGO_DEBUG=1 (development) "
-                "or pass --force."
+                f"Refusing to load the demo outside development mode: it creates the superuser "
+                f"{demo.USERNAME} with the published password {demo.PASSWORD}. It runs only with "
+                "DJANGO_DEBUG=1 (make run), never against a deployment's database."
             )
         if Group.objects.filter(name=demo.GROUP, memberships__user__username=demo.USERNAME).exists():
             self.stdout.write(f"The demo group {demo.GROUP} is already there (log in as {demo.USERNAME}).")

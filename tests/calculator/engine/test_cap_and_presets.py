@@ -48,7 +48,7 @@ def test_rules_may_be_a_rules_value_or_a_mapping_or_none():
 
 
 def test_settlement_can_switch_zimo_jia_fan_off_with_with_options():
-    from calculator.engine.rules import ZimoBonus
+    from calculator.engine import ZimoBonus
 
     jia_fan = Rules.from_dict({"zimo_bonus": "jia_fan"})
     assert score_hand(*QING_YI_SE, win_by="self_draw", rules=jia_fan).fan == 4

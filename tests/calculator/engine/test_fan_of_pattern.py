@@ -3,8 +3,7 @@ rules as a hand given as tiles."""
 
 import pytest
 
-from calculator.engine.fan import AFTER_KONG, DISCARD, LAST_TILE, SELF_DRAW, fan_of_pattern
-from calculator.engine.rules import Rules
+from calculator.engine import AFTER_KONG, DISCARD, LAST_TILE, SELF_DRAW, Rules, fan_of_pattern
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from calculator.engine import score_hand
+from calculator.engine import find_waits, score_hand
 from calculator.engine.patterns import ALL_TERMINAL, ONE_SUIT, PATTERNS, choices
 
 CONCEALED_KONG_9P = ({"kind": "kong_concealed", "tile": "9p"},)
@@ -59,6 +59,19 @@ def test_dui_dui_hu_with_terminals_everywhere_is_dai_yao_jiu_without_compounding
     choice = choices(())[ALL_TERMINAL]
     assert (choice.pattern.key, choice.fan) == ("dai_yao_jiu", 3)
     assert choices(())[ALL_TERMINAL | ONE_SUIT].pattern.key == "qing_yao_jiu"
+
+
+def test_between_readings_of_equal_fan_the_later_row_wins():
+    """RULES.md 3.1: ``112233m778899p`` + ``1p`` reads as 带幺九 (123m 123m 789p 789p 11p) or as 七对, both
+    3 fan; the later row of the table, 七对, is the one reported, by score and by waits alike."""
+    scored = score_hand("112233m1778899p", "1p")
+    assert (scored.pattern.key, scored.fan) == ("qi_dui", 3)
+    assert scored.sets == ("11m", "22m", "33m", "11p", "77p", "88p", "99p")
+    waits = find_waits("112233m1778899p")
+    assert [(wait.tile, wait.pattern, wait.fan) for wait in waits.waits] == [("1p", "qi_dui", 3)]
+    # The standard reading is there: with 七对 worth less it is the one that counts.
+    lowered = score_hand("112233m1778899p", "1p", rules={"pattern_fan": {"qi_dui": 2}})
+    assert (lowered.pattern.key, lowered.fan) == ("dai_yao_jiu", 3)
 
 
 def test_pattern_fan_overrides_decide_which_pattern_is_largest():

@@ -4,8 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from calculator.engine import EngineError
-from calculator.engine.rules import OPTIONS, PRESETS, Preset, Rules, describe_rules
+from calculator.engine import OPTIONS, PRESETS, EngineError, Preset, Rules, describe_rules
 
 
 @pytest.mark.parametrize(

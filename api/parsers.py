@@ -4,7 +4,7 @@
 the recursion limit (RecursionError is not a ValueError), nesting that parses but is deep enough to
 overflow whatever walks it later, and ``\\ud800`` escapes that decode to a lone surrogate, which no
 response or database can encode. Each is a 400 on ``body`` here (``ParseError``, shaped by
-``sczmj_site.api_errors``).
+``api.errors``).
 """
 
 import json

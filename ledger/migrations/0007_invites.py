@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0004_username_unique_lower_and_cache_table'),
+        ('ledger', '0006_session_ledger_head'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -15,7 +15,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from calculator.engine.errors import EngineError
+from calculator.engine import EngineError
 
 # DRF's refusals: the field they concern and fixed messages, English and Chinese. DRF words its own in the
 # request's language and a 404 names the model ("No Session matches the given query."): neither belongs in

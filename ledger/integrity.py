@@ -1,0 +1,333 @@
+"""The ledger's guards beyond the app's own code: the seal of every round version, and the check of it all.
+
+The seal. Each ``RoundVersion`` stores ``digest = sha256(previous_digest, "\\n", content)``, where
+``content`` is the canonical JSON of the version (round position, version, kind, dealer, void suits, events,
+settle result, coin balances before) and of its ledger, coin and win rows (sorted, so the order the
+database returns them in does not matter), and ``previous_digest`` is the digest of the version written
+just before it in the same session ("" for the first), kept as the session's ``ledger_digest``. Versions
+of a session are written under the session's lock, so their ids give the chain's order. Changing a row
+changes its version's content; hiding that by rewriting the digest breaks the next version's link;
+removing a version breaks the link after it (or the session's head, for the latest).
+
+The check (``manage.py verify_ledger``), per session:
+
+1. the chain: each version's ``previous_digest`` is the digest of the version before it, its ``digest``
+   is the hash of what is stored now, and the session's ``ledger_digest`` is the digest of its last
+   version (so removing the latest version shows too); the points and coins the session counts as moved
+   are what its rows move;
+2. balance: every version's points rows, and its coin rows, sum to zero (the house included);
+3. replay: each round mirrors its current version, and settling the current versions' events again through
+   the engine, in position order (coins against the balances the replay reached), gives each round's net
+   points and coin change as its rows hold them, and the session's totals.
+
+What the seal does not do: it is not a signature. Someone who can write to the database and runs this
+code's hash over every later version can rebuild a consistent chain; a copy of the latest digest kept
+elsewhere (a backup, a printout) is what detects that (docs/ledger.md, "The database guards the ledger").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import F, QuerySet, Sum
+
+from calculator.engine import EngineError
+from settlement.engine import settle_round
+
+from . import selectors
+from .models import SEATS, CoinEntry, LedgerEntry, Round, RoundVersion, Session, WinRecord
+
+VERSION_FIELDS = (
+    "round__position",
+    "version",
+    "kind",
+    "dealer",
+    "void_suits",
+    "events",
+    "result",
+    "coin_balances_before",
+)
+ENTRY_FIELDS = (
+    "seat",
+    "is_house",
+    "player_id",
+    "points",
+    "reason",
+    "event_index",
+    "transfer_index",
+    "reverses_id",
+)
+COIN_FIELDS = ("seat", "is_house", "coins", "reverses_id")
+WIN_FIELDS = ("version", "event_index", "winner_id", "discarder_id", "self_draw", "fan")
+MOVED_COLUMN = {"entries": "points", "coins": "coins"}
+
+
+@dataclass(frozen=True, slots=True)
+class Sealed:
+    """A stored version as the seal sees it: where it is, its stored links, and its content now."""
+
+    position: int
+    version: int
+    previous_digest: str
+    digest: str
+    content: str
+    points_moved: int  # the sum of the absolute values of its points rows (what the bounds count)
+    coins_moved: int
+
+
+def digest_of(previous_digest: str, content: str) -> str:
+    # surrogatepass: stored text is already free of lone surrogates (services refuse them), but a hash
+    # must never be the thing that fails
+    return hashlib.sha256(f"{previous_digest}\n{content}".encode(errors="surrogatepass")).hexdigest()
+
+
+def _canonical(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def version_contents(
+    versions: QuerySet[Any], entries: QuerySet[Any], coins: QuerySet[Any], wins: QuerySet[Any]
+) -> dict[int, Sealed]:
+    """Version id → its seal as stored now, for every version of ``versions``, in four queries.
+
+    Takes querysets rather than models so the migration that seals existing history can pass its
+    historical models.
+    """
+    rows: dict[int, dict[str, list[str]]] = {}
+    moved: dict[tuple[int, str], int] = {}
+    fields = (("entries", entries, ENTRY_FIELDS), ("coins", coins, COIN_FIELDS), ("wins", wins, WIN_FIELDS))
+    stored = {
+        row["id"]: row
+        for row in versions.values("id", "previous_digest", "digest", *VERSION_FIELDS).order_by("id")
+    }
+    for name, queryset, columns in fields:
+        for version_id, *values in queryset.filter(round_version_id__in=list(stored)).values_list(
+            "round_version_id", *columns
+        ):
+            rows.setdefault(version_id, {}).setdefault(name, []).append(_canonical(values))
+            if name in MOVED_COLUMN:
+                amount = abs(values[columns.index(MOVED_COLUMN[name])])
+                moved[version_id, name] = moved.get((version_id, name), 0) + amount
+    sealed = {}
+    for version_id, row in stored.items():
+        own = rows.get(version_id, {})
+        content = {
+            "version": {field: row[field] for field in VERSION_FIELDS},
+            **{name: sorted(own.get(name, ())) for name, _, _ in fields},
+        }
+        sealed[version_id] = Sealed(
+            position=row["round__position"],
+            version=row["version"],
+            previous_digest=row["previous_digest"],
+            digest=row["digest"],
+            content=_canonical(content),
+            points_moved=moved.get((version_id, "entries"), 0),
+            coins_moved=moved.get((version_id, "coins"), 0),
+        )
+    return sealed
+
+
+def _contents(versions: QuerySet[RoundVersion]) -> dict[int, Sealed]:
+    return version_contents(
+        versions, LedgerEntry.objects.all(), CoinEntry.objects.all(), WinRecord.objects.all()
+    )
+
+
+def seal(version: RoundVersion) -> None:
+    """Chain a version just written (its rows included) to the session's version before it, and move the
+    session's head: its digest, and the points and coins its rows have moved (what ledger/bounds.py limits).
+
+    Runs inside the writing service's transaction, under the session's lock, after the version's rows.
+    """
+    sessions = Session.objects.filter(pk=version.round.session_id)
+    previous = sessions.values_list("ledger_digest", flat=True).get()
+    sealed = _contents(RoundVersion.objects.filter(pk=version.pk))[version.pk]
+    version.previous_digest = previous
+    version.digest = digest_of(previous, sealed.content)
+    RoundVersion.objects.filter(pk=version.pk).update(previous_digest=previous, digest=version.digest)
+    sessions.update(
+        ledger_digest=version.digest,
+        points_moved=F("points_moved") + sealed.points_moved,
+        coins_moved=F("coins_moved") + sealed.coins_moved,
+    )
+
+
+# --- the check ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing wrong, named so an operator can find it."""
+
+    session: Session
+    what: str
+    position: int | None = None
+    version: int | None = None
+
+    def __str__(self) -> str:
+        where = f"group {self.session.group_id}, session {self.session.pk} ({self.session.name})"
+        if self.position is not None:
+            where += f", round #{self.position}"
+        if self.version is not None:
+            where += f" version {self.version}"
+        return f"{where}: {self.what}"
+
+
+def verify_session(session: Session) -> Iterator[Finding]:
+    yield from _chain_findings(session)
+    yield from _balance_findings(session)
+    yield from _replay_findings(session)
+
+
+def _chain_findings(session: Session) -> Iterator[Finding]:
+    previous, points, coins = "", 0, 0
+    for sealed in _contents(RoundVersion.objects.filter(round__session=session)).values():
+        points += sealed.points_moved
+        coins += sealed.coins_moved
+        where = {"session": session, "position": sealed.position, "version": sealed.version}
+        if sealed.previous_digest != previous:
+            yield Finding(
+                what="the hash chain is broken: its link is not the hash of the session's version before it "
+                "(a version was removed, or a hash rewritten)",
+                **where,
+            )
+        if digest_of(sealed.previous_digest, sealed.content) != sealed.digest:
+            yield Finding(what="its rows or fields are not what was sealed when it was written", **where)
+        previous = sealed.digest
+    if session.ledger_digest != previous:
+        yield Finding(
+            session=session,
+            what="the end of its hash chain is not its latest version "
+            "(a version was removed, or a hash rewritten)",
+        )
+    if (session.points_moved, session.coins_moved) != (points, coins):
+        yield Finding(
+            session=session,
+            what=f"it counts {session.points_moved} points and {session.coins_moved} coins moved; "
+            f"its rows move {points} and {coins}",
+        )
+
+
+def _balance_findings(session: Session) -> Iterator[Finding]:
+    for model, column in ((LedgerEntry, "points"), (CoinEntry, "coins")):
+        unbalanced = (
+            model.objects.filter(session=session)
+            .values("round_version__round__position", "round_version__version")
+            .annotate(total=Sum(column))
+            .exclude(total=0)
+            .order_by("round_version__round__position", "round_version__version")
+        )
+        for row in unbalanced:
+            yield Finding(
+                session=session,
+                position=row["round_version__round__position"],
+                version=row["round_version__version"],
+                what=f"its {column} rows sum to {row['total']}, not 0",
+            )
+
+
+@dataclass(slots=True)
+class _Replay:
+    """The totals a replay of the session's rounds reaches, round by round."""
+
+    points: list[int]
+    house: int
+    coins: list[int] | None
+    house_coins: int
+
+
+def _replay_findings(session: Session) -> Iterator[Finding]:
+    starting = (
+        list(session.starting_balances) if session.coins_enabled and session.starting_balances else None
+    )
+    replay = _Replay(points=[0] * SEATS, house=0, coins=starting, house_coins=0)
+    current = {
+        version.round_id: version
+        for version in RoundVersion.objects.filter(round__session=session, version=F("round__version"))
+    }
+    for round_ in selectors.round_net(session):
+        version = current.get(round_.pk)
+        if version is None:
+            yield Finding(
+                session=session, position=round_.position, what=f"its version {round_.version} is missing"
+            )
+            continue
+        yield from _replay_round(session, round_, version, replay)
+    yield from _compare_totals(session, replay)
+
+
+def _replay_round(
+    session: Session, round_: Round, version: RoundVersion, replay: _Replay
+) -> Iterator[Finding]:
+    where = {"session": session, "position": round_.position}
+    mirror = (round_.dealer, round_.void_suits, round_.events)
+    if mirror != (version.dealer, version.void_suits, version.events):
+        yield Finding(what="its events differ from those of its current version", **where)
+    stored = [int(getattr(round_, f"net_{seat}") or 0) for seat in range(SEATS)], int(round_.net_house or 0)
+    if round_.voided:
+        expected, change = ([0] * SEATS, 0), None
+    else:
+        try:
+            result = _settle(session, version, replay.coins)
+        except EngineError as error:
+            yield Finding(
+                what=f"the engine refuses its stored events: {error.field}: {error.message}", **where
+            )
+            return
+        expected, change = (list(result["net"]), int(result["house"])), result.get("coins")
+    if stored != expected:
+        yield Finding(
+            what=f"its rows give points {stored[0]} and house {stored[1]}; "
+            f"a replay of its events gives {expected[0]} and house {expected[1]}",
+            **where,
+        )
+    replay.points = [total + net for total, net in zip(replay.points, expected[0], strict=True)]
+    replay.house += expected[1]
+    if replay.coins is not None:
+        yield from _replay_coins(round_, change, replay, where)
+
+
+def _replay_coins(
+    round_: Round, change: Mapping[str, Any] | None, replay: _Replay, where: dict[str, Any]
+) -> Iterator[Finding]:
+    stored = [int(getattr(round_, f"coins_{seat}") or 0) for seat in range(SEATS)]
+    expected = list(change["change"]) if change else [0] * SEATS
+    if stored != expected:
+        yield Finding(what=f"its coin rows give {stored}; a replay of its events gives {expected}", **where)
+    if change:
+        replay.coins = list(change["balances"])
+        replay.house_coins += int(change["house"])
+
+
+def _settle(session: Session, version: RoundVersion, balances: list[int] | None) -> dict[str, Any]:
+    coins = None if balances is None else {"balances": balances, "room_coefficient": session.room_coefficient}
+    return settle_round(
+        dealer=version.dealer,
+        events=version.events,
+        rules=session.rules,
+        void_suits=version.void_suits,
+        coins=coins,
+    ).to_dict()
+
+
+def _compare_totals(session: Session, replay: _Replay) -> Iterator[Finding]:
+    totals = selectors.session_totals(session)
+    stored = ([seat.points for seat in totals.seats], totals.house)
+    if stored != (replay.points, replay.house):
+        yield Finding(
+            session=session,
+            what=f"its totals are points {stored[0]} and house {stored[1]}; "
+            f"a replay of its rounds gives {replay.points} and house {replay.house}",
+        )
+    if replay.coins is not None:
+        coins = ([seat.coins for seat in totals.seats], totals.house_coins)
+        if coins != (replay.coins, replay.house_coins):
+            yield Finding(
+                session=session,
+                what=f"its coin balances are {coins[0]} and house {coins[1]}; "
+                f"a replay of its rounds gives {replay.coins} and house {replay.house_coins}",
+            )

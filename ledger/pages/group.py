@@ -1,0 +1,138 @@
+"""The group page: its sessions newest first with each player's net, the standings, the players (added by
+name, inline) and the members with their roles (the owner changes a role or removes a member).
+
+Every write is a service; a refusal (a taken name, the last owner stepping down) comes back as the page
+with the message beside the form that caused it, and nothing stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18 digits, never an overflow)
+
+from .. import selectors, services
+from ..models import Group, Role
+from .links import group_url
+from .refusals import REFUSALS, refusal_message
+from .words import ROLE_HINTS, ROLE_LABELS
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("New player"),
+        max_length=50,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": gettext_lazy("A name at the table")}
+        ),
+    )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=list(ROLE_LABELS.items()))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def group_page(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    return _page(request, group)
+
+
+def _page(request: HttpRequest, group: Group, *, status: int = 200, **forms_and_errors: Any) -> HttpResponse:
+    role = selectors.role_in(user=request.user, group=group)
+    context = {
+        "group": group,
+        "role": role,
+        "can_write": role in (Role.OWNER, Role.SCOREKEEPER),
+        "is_owner": role == Role.OWNER,
+        "sessions": selectors.group_session_lines(group),
+        "standings": selectors.group_standings(group),
+        "players": selectors.group_players(group),
+        "members": selectors.group_members(group),
+        "roles": [(value, label, ROLE_HINTS[value]) for value, label in ROLE_LABELS.items()],
+        "player_form": PlayerForm(),
+        **forms_and_errors,
+    }
+    return render(request, "ledger/group/group.html", context, status=status)
+
+
+@login_required
+@require_POST
+def player_add(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_add(actor=request.user, group=group, name=form.cleaned_data["name"])
+        except PermissionDenied as error:
+            return _page(request, group, status=400, alert=refusal_message(error))
+        except REFUSALS as error:
+            form.add_error("name", refusal_message(error))
+        else:
+            messages.success(request, _("%(name)s joins the players.") % {"name": player.name})
+            return redirect(f"{group_url(group)}#players")
+    return _page(request, group, status=400, player_form=form)
+
+
+@login_required
+@require_POST
+def member_set_role(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    membership = selectors.member_get(group=group, member_id=member_id)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        return _page(request, group, status=400, member_error=(member_id, _("Choose one of the roles.")))
+    try:
+        services.member_set_role(actor=request.user, membership=membership, role=form.cleaned_data["role"])
+    except REFUSALS as error:
+        return _page(request, group, status=400, member_error=(member_id, refusal_message(error)))
+    messages.success(
+        request,
+        _("%(name)s is now %(role)s.")
+        % {"name": membership.user.get_username(), "role": ROLE_LABELS[membership.role]},
+    )
+    return redirect(f"{group_url(group)}#members")
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    membership = selectors.member_get(group=group, member_id=member_id)
+    try:
+        services.member_remove(actor=request.user, membership=membership)
+    except REFUSALS as error:
+        return _page(request, group, status=400, member_error=(member_id, refusal_message(error)))
+    name = membership.user.get_username()
+    messages.success(request, _("%(name)s has left the group.") % {"name": name})
+    if membership.user_id == request.user.pk:
+        return redirect("home")  # the group is no longer one of mine
+    return redirect(f"{group_url(group)}#members")
+
+
+urlpatterns = [
+    path("groups/<ledger_id:group_id>/", group_page, name="group-page"),
+    path("groups/<ledger_id:group_id>/players/", player_add, name="group-player-add"),
+    path(
+        "groups/<ledger_id:group_id>/members/<ledger_id:member_id>/role/",
+        member_set_role,
+        name="group-member-role",
+    ),
+    path(
+        "groups/<ledger_id:group_id>/members/<ledger_id:member_id>/remove/",
+        member_remove,
+        name="group-member-remove",
+    ),
+]

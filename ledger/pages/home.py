@@ -1,0 +1,60 @@
+"""Home: my groups, each with its open sessions and running totals, tonight's session one tap away.
+
+A new account has no group yet: home then walks it through its first one (a name, then the start page,
+where the four names typed become the group's players), instead of showing an empty list.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from calculator.engine import EngineError
+
+from .. import selectors, services
+from .refusals import refusal_message
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(
+        label=_("Group name"),
+        max_length=100,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. Friday mahjong"), "autocomplete": "off"}),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def home(request: HttpRequest) -> HttpResponse:
+    return _home(request, GroupForm(), status=200)
+
+
+def _home(request: HttpRequest, form: GroupForm, *, status: int) -> HttpResponse:
+    cards = selectors.home_groups(request.user)
+    return render(request, "ledger/home/home.html", {"cards": cards, "group_form": form}, status=status)
+
+
+@login_required
+@require_POST
+def group_create(request: HttpRequest) -> HttpResponse:
+    """A new group, owned by its creator; then straight on to naming its four players and starting."""
+    form = GroupForm(request.POST)
+    if form.is_valid():
+        try:
+            group = services.group_create(actor=request.user, name=form.cleaned_data["name"])
+        except EngineError as error:
+            form.add_error("name", refusal_message(error))
+        else:
+            return redirect("session-start", group_id=group.pk)
+    return _home(request, form, status=400)
+
+
+urlpatterns = [
+    path("home/", home, name="home"),
+    path("groups/new/", group_create, name="group-create"),
+]

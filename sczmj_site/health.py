@@ -1,0 +1,27 @@
+"""``GET /healthz`` (API.md): whether this app server can reach its database. No login, no data.
+
+For a load balancer or a supervisor deciding whether to send traffic here: 200 when a query answers, 503
+when the database cannot be reached. Never cached, and exempt from the HTTPS redirect.
+"""
+
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+
+def database_answers() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except DatabaseError:
+        return False
+
+
+@never_cache
+@require_safe
+def healthz(request: HttpRequest) -> JsonResponse:
+    if database_answers():
+        return JsonResponse({"status": "ok", "database": "ok"})
+    return JsonResponse({"status": "error", "database": "unavailable"}, status=503)

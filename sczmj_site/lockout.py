@@ -1,0 +1,38 @@
+"""What a locked-out log-in sees (django-axes' ``AXES_LOCKOUT_CALLABLE``).
+
+A user name is locked from one address after ``AXES_FAILURE_LIMIT`` wrong passwords, for
+``AXES_COOLOFF_TIME``; the same user from another address, and other users from the same address (a
+table sharing one Wi-Fi), are not. The API answers in its one error shape, a page in the page's language.
+"""
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from .api_errors import error_body
+
+
+def cool_off_minutes() -> int:
+    return int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+
+
+def lockout_response(request: HttpRequest, response: Any = None, credentials: Any = None) -> HttpResponse:
+    """The answer to a locked-out log-in (axes passes the response it replaces and the credentials)."""
+    minutes = cool_off_minutes()
+    if request.path.startswith("/api/"):
+        response = JsonResponse(
+            error_body(
+                "credentials",
+                f"Too many wrong passwords for this user name from this address: "
+                f"try again in {minutes} minutes.",
+                f"该用户名在此地址密码错误次数过多，请 {minutes} 分钟后再试。",
+            ),
+            status=429,
+            json_dumps_params={"ensure_ascii": False},
+        )
+    else:
+        response = render(request, "ops/locked_out.html", {"minutes": minutes}, status=429)
+    response["Retry-After"] = str(minutes * 60)
+    return response

@@ -1,0 +1,54 @@
+"""Home: my groups with their open sessions and running totals; a new account walked to its first group."""
+
+from django.test import Client
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Group, Membership, Role
+from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user, member_join
+from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
+
+
+def test_a_new_account_is_asked_for_its_first_group(db):
+    client = logged_in(make_user("xiaowang"))
+    text = visible_text(client.get(reverse("home")))
+    assert "第 1 步" in text and "欢迎" in text
+    response = client.post(reverse("group-create"), {"name": "周五麻将"})
+    group = Group.objects.get(name="周五麻将")
+    assert response["Location"] == reverse("session-start", args=[group.pk])
+    assert Membership.objects.get(group=group).role == Role.OWNER
+
+
+def test_a_group_without_a_name_is_a_message_and_nothing_is_stored(db):
+    client = logged_in(make_user("xiaowang"))
+    for headers, words in (({}, "必填"), (ENGLISH, "required")):
+        response = client.post(reverse("group-create"), {"name": "   "}, **headers)
+        assert response.status_code == 400
+        assert any(words in error for error in errors_of(response))
+    too_long = client.post(reverse("group-create"), {"name": "麻" * 101})
+    assert any("100" in error for error in errors_of(too_long))
+    assert not Group.objects.exists()
+
+
+def test_home_shows_each_open_session_with_its_running_totals(owner):
+    _, session = make_table(owner)
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    home = logged_in(owner).get(reverse("home"))
+    text = visible_text(home)
+    assert "周五麻将" in text and "第一场" in text and "1 手" in text
+    for name, points in (("小王", "−5"), ("小李", "+15"), ("阿美", "−5"), ("老张", "−5")):
+        assert f"{name} {points}" in text
+    assert reverse("session-start", args=[session.group_id]) in home.content.decode()
+
+
+def test_a_viewer_is_not_offered_to_start_a_session(owner):
+    group, _ = make_table(owner)
+    viewer = make_user("guest")
+    member_join(actor=owner, group=group, username="guest", role=Role.VIEWER)
+    home = logged_in(viewer).get(reverse("home"))
+    assert reverse("session-start", args=[group.pk]) not in home.content.decode()
+    assert "观众" in visible_text(home)
+
+
+def test_home_is_for_logged_in_players(db):
+    assert Client().get(reverse("home"))["Location"] == f"{reverse('login')}?next={reverse('home')}"

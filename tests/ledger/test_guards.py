@@ -1,0 +1,210 @@
+"""The database guards the ledger: triggers refuse UPDATE and DELETE of ledger, coin and win rows whoever
+sends them, every round version is sealed in a hash chain, and ``verify_ledger`` finds a row changed behind
+the app's back (raw SQL with the trigger dropped). Runs on SQLite and on PostgreSQL alike."""
+
+import itertools
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import IntegrityError, connection, transaction
+from django.db.models import ProtectedError
+
+from ledger import services
+from ledger.integrity import digest_of, version_contents
+from ledger.models import CoinEntry, Group, LedgerEntry, Round, RoundVersion, WinRecord
+from tests.ledger.conftest import (
+    DIRECT_KONG,
+    DRAW_WITH_PIG,
+    KONG_THEN_GANG_SHANG_PAO,
+    SELF_DRAW_B,
+    make_table,
+)
+
+GUARDED = [
+    pytest.param("ledger_ledgerentry", "points = points + 1", id="ledger-entry"),
+    pytest.param("ledger_coinentry", "coins = coins + 1", id="coin-entry"),
+    pytest.param("ledger_winrecord", "fan = fan + 1", id="win-record"),
+]
+
+
+def raw(sql: str, *params: object) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def drop_guard(table: str) -> None:
+    """Behind the app's back: the trigger goes (inside the test's transaction, so it comes back after)."""
+    if connection.vendor == "sqlite":
+        for operation in ("update", "delete"):
+            raw(f"DROP TRIGGER ledger_append_only_{table}_{operation}")
+    else:
+        raw(f"DROP TRIGGER ledger_append_only_{table} ON {table}")
+
+
+def verify(*arguments: str) -> str:
+    """verify_ledger's report; raises CommandError (exit status 1) with the findings in its message."""
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("verify_ledger", *arguments, stdout=out, stderr=err)
+    except CommandError as error:
+        raise CommandError(f"{error}\n{err.getvalue()}") from None
+    return out.getvalue()
+
+
+@pytest.fixture
+def evening(owner):
+    """A session with coins: four rounds, one corrected, one voided (so later coins are re-settled)."""
+    group, session = make_table(owner, coins={"room_coefficient": 10, "starting_balances": [300, 100, 60, 0]})
+    rounds = [
+        services.round_record(actor=owner, session=session, body=body)[0]
+        for body in (DIRECT_KONG, SELF_DRAW_B, KONG_THEN_GANG_SHANG_PAO, DRAW_WITH_PIG)
+    ]
+    services.round_correct(actor=owner, round_=rounds[1], body=KONG_THEN_GANG_SHANG_PAO)
+    services.round_void(actor=owner, round_=rounds[0])
+    return group, session
+
+
+def test_a_clean_ledger_verifies(evening):
+    assert "every hash chain holds" in verify()
+    assert "every hash chain holds" in verify("--group", str(evening[0].pk))
+
+
+def test_every_version_is_chained_to_the_one_before_it_in_its_session(evening):
+    versions = list(RoundVersion.objects.filter(round__session=evening[1]).order_by("id"))
+    assert len(versions) > 6
+    assert versions[0].previous_digest == ""
+    for before, after in itertools.pairwise(versions):
+        assert after.previous_digest == before.digest != ""
+
+
+@pytest.mark.parametrize(("table", "change"), GUARDED)
+def test_the_database_refuses_a_raw_update(evening, table, change):
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        raw(f"UPDATE {table} SET {change}")
+    assert "every hash chain holds" in verify()
+
+
+@pytest.mark.parametrize(("table", "change"), GUARDED)
+def test_the_database_refuses_a_raw_delete(evening, table, change):
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        raw(f"DELETE FROM {table}")
+    assert "every hash chain holds" in verify()
+
+
+def test_a_point_added_behind_the_apps_back_is_found(evening):
+    """The tamper test: one ledger row gets a point more, through raw SQL with the trigger dropped."""
+    round_ = Round.objects.get(session=evening[1], position=4)
+    row = LedgerEntry.objects.filter(round=round_, is_house=False).order_by("id").first()
+    drop_guard("ledger_ledgerentry")
+    raw("UPDATE ledger_ledgerentry SET points = points + 1 WHERE id = %s", row.pk)
+    with pytest.raises(CommandError) as found:
+        verify()
+    report = str(found.value)
+    assert (
+        f"round #4 version {row.round_version.version}: its rows or fields are not what was sealed" in report
+    )
+    assert "its points rows sum to 1, not 0" in report
+    assert "round #4: its rows give points" in report  # the replay disagrees with the rows
+    assert "its totals are points" in report
+
+
+def test_points_moved_between_two_seats_keeping_every_sum_at_zero_are_found(evening):
+    """Balance holds and the session still sums to zero: only the seal and the replay can tell."""
+    rows = list(LedgerEntry.objects.filter(round__position=2, is_house=False, reverses__isnull=True)[:2])
+    drop_guard("ledger_ledgerentry")
+    raw("UPDATE ledger_ledgerentry SET points = points + 5 WHERE id = %s", rows[0].pk)
+    raw("UPDATE ledger_ledgerentry SET points = points - 5 WHERE id = %s", rows[1].pk)
+    with pytest.raises(CommandError) as found:
+        verify()
+    report = str(found.value)
+    assert "round #2 version" in report and "not what was sealed" in report
+    assert "not 0" not in report
+
+
+@pytest.mark.parametrize(("table", "column"), [("ledger_coinentry", "coins"), ("ledger_winrecord", "fan")])
+def test_a_coin_or_win_row_changed_behind_the_apps_back_is_found(evening, table, column):
+    model = {"ledger_coinentry": CoinEntry, "ledger_winrecord": WinRecord}[table]
+    row = model.objects.filter(session=evening[1]).order_by("-id").first()
+    drop_guard(table)
+    raw(f"UPDATE {table} SET {column} = {column} + 1 WHERE id = %s", row.pk)
+    with pytest.raises(CommandError, match="not what was sealed"):
+        verify()
+
+
+def test_a_rewritten_seal_breaks_the_chain_after_it(evening):
+    """Whoever changes a row and recomputes its version's digest is caught by the next version's link."""
+    version = RoundVersion.objects.filter(round__session=evening[1]).order_by("id")[2]
+    row = LedgerEntry.objects.filter(round_version=version).order_by("id").first()
+    drop_guard("ledger_ledgerentry")
+    raw("UPDATE ledger_ledgerentry SET reason = 'win' WHERE id = %s", row.pk)
+    versions = RoundVersion.objects.filter(pk=version.pk)
+    sealed = version_contents(versions, LedgerEntry.objects, CoinEntry.objects, WinRecord.objects)[version.pk]
+    raw(
+        "UPDATE ledger_roundversion SET digest = %s WHERE id = %s",
+        digest_of(sealed.previous_digest, sealed.content),
+        version.pk,
+    )
+    with pytest.raises(CommandError) as found:
+        verify()
+    assert "the hash chain is broken" in str(found.value)
+    assert "not what was sealed" not in str(found.value)
+
+
+def test_a_round_whose_events_were_rewritten_is_found(evening):
+    raw("UPDATE ledger_round SET dealer = 3 WHERE session_id = %s AND position = 2", evening[1].pk)
+    with pytest.raises(CommandError, match="round #2: its events differ from those of its current version"):
+        verify()
+
+
+def test_verify_names_only_the_group_it_is_asked_about(evening, owner):
+    _, other = make_table(owner, group_name="另一桌")
+    services.round_record(actor=owner, session=other, body=SELF_DRAW_B)
+    drop_guard("ledger_ledgerentry")
+    raw("UPDATE ledger_ledgerentry SET points = 0 WHERE session_id = %s", other.pk)
+    assert "every hash chain holds" in verify("--group", str(evening[0].pk))
+    with pytest.raises(CommandError, match=f"group {other.group_id}, session {other.pk}"):
+        verify("--group", str(other.group_id))
+    with pytest.raises(CommandError, match="There is no group 999999"):
+        verify("--group", "999999")
+
+
+def test_a_group_with_recorded_rounds_cannot_be_deleted(evening, owner):
+    """Reading decided: nothing deletes ledger rows, not even a cascade. The app refuses (PROTECT) and so
+    does the database. (Today any session already keeps its group: its seats PROTECT the players.) A group
+    with players and no session can still be deleted."""
+    group, session = evening
+    count = LedgerEntry.objects.count()
+    with pytest.raises(ProtectedError):
+        group.delete()
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        raw("DELETE FROM ledger_ledgerentry WHERE session_id = %s", session.pk)
+    assert LedgerEntry.objects.count() == count
+    empty = services.group_create(actor=owner, name="空桌")
+    services.player_add(actor=owner, group=empty, name="小王")
+    empty.delete()
+    assert not Group.objects.filter(pk=empty.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)  # as Django's own test cases flush: outside any transaction
+def test_flush_empties_a_guarded_database_and_leaves_it_guarded(evening, owner):
+    call_command("flush", interactive=False, verbosity=0)
+    assert not LedgerEntry.objects.exists()
+    _, session = make_table(owner.__class__.objects.create_user("again", password="x-long-pass-phrase"))
+    services.round_record(actor=session.group.memberships.get().user, session=session, body=SELF_DRAW_B)
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        raw("UPDATE ledger_ledgerentry SET points = 0")
+
+
+def test_the_latest_version_removed_behind_the_apps_back_is_found(evening):
+    """No later link points at the last version: the session's head does."""
+    last = RoundVersion.objects.filter(round__session=evening[1]).order_by("-id").first()
+    for table in ("ledger_ledgerentry", "ledger_coinentry", "ledger_winrecord"):
+        drop_guard(table)
+        raw(f"DELETE FROM {table} WHERE round_version_id = %s", last.pk)
+    raw("DELETE FROM ledger_roundversion WHERE id = %s", last.pk)
+    raw("UPDATE ledger_round SET version = version - 1 WHERE id = %s", last.round_id)
+    with pytest.raises(CommandError) as found:
+        verify()
+    assert "the end of its hash chain is not its latest version" in str(found.value)
+    assert "points and" in str(found.value) and "coins moved; its rows move" in str(found.value)
