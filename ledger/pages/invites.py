@@ -15,26 +15,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render, resolve_url
-from django.urls import path
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
-from calculator.engine import EngineError
 
 from .. import selectors, services
-from ..errors import LedgerRefusal
 from ..invite_links import invite_url, qr_svg
 from ..models import WRITER_ROLES, Membership, Role, Session, SessionInvite
 from .live import watch_page
+from .refusals import REFUSALS, refusal_message
 
 ROLE_WORDS = {
     Role.VIEWER: gettext_lazy("Viewer: watches the scores live, no account needed"),
@@ -53,16 +50,6 @@ class InviteForm(forms.Form):
     expires_in_hours = forms.TypedChoiceField(
         choices=EXPIRY_CHOICES, coerce=int, initial=24, label=gettext_lazy("Works for")
     )
-
-
-def refusal_text(error: EngineError | LedgerRefusal | PermissionDenied) -> str:
-    """A service's refusal in the page's language (the services carry both)."""
-    if isinstance(error, PermissionDenied):
-        return _("Your role in this group does not allow this.")
-    chinese = (get_language() or "zh-hans").lower().startswith("zh")
-    if isinstance(error, EngineError):
-        return error.localized(get_language() or "zh-hans")
-    return error.message_zh if chinese else error.message
 
 
 def _can_invite(user: Any, session: Session) -> bool:
@@ -109,8 +96,8 @@ def invite_page(request: HttpRequest, session_id: int) -> HttpResponse:
                     role=form.cleaned_data["role"],
                     expires_in_hours=form.cleaned_data["expires_in_hours"],
                 )
-            except (EngineError, LedgerRefusal, PermissionDenied) as error:
-                form.add_error(None, refusal_text(error))
+            except REFUSALS as error:
+                form.add_error(None, refusal_message(error))
             else:
                 return redirect("session-invite", session_id=session.pk)
         status = 400
@@ -150,8 +137,8 @@ def _scorekeeper_join(request: HttpRequest, invite: SessionInvite) -> HttpRespon
     if request.method == "POST":
         try:
             membership = services.invite_join(actor=request.user, invite=invite)
-        except (EngineError, LedgerRefusal) as error:
-            context["error"] = refusal_text(error)
+        except REFUSALS as error:
+            context["error"] = refusal_message(error)
             return render(request, "ledger/invites/join.html", context, status=400)
         context["joined"] = True
     context["membership"] = membership
@@ -162,16 +149,7 @@ def _scorekeeper_join(request: HttpRequest, invite: SessionInvite) -> HttpRespon
 def _account_links(request: HttpRequest) -> dict[str, str]:
     """Log-in and sign-up addresses that come back to this link afterwards."""
     back = urlencode({"next": request.get_full_path()})
-    return {"login_url": f"{resolve_url(settings.LOGIN_URL)}?{back}", "signup_url": f"{_signup_url()}?{back}"}
-
-
-def _signup_url() -> str:
-    from django.urls import NoReverseMatch, reverse
-
-    try:
-        return reverse("sign-up")
-    except NoReverseMatch:  # the accounts pages are not wired in yet: the admin log-in is the way in
-        return resolve_url(settings.LOGIN_URL)
+    return {"login_url": f"{reverse('login')}?{back}", "signup_url": f"{reverse('sign-up')}?{back}"}
 
 
 @login_required
@@ -190,11 +168,11 @@ def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> 
     invitation = selectors.invitation_get(user=request.user, invitation_id=invitation_id)
     try:
         ANSWERS[answer](actor=request.user, invitation=invitation)
-    except (LedgerRefusal, PermissionDenied) as error:
+    except REFUSALS as error:
         return render(
             request,
             "ledger/invites/invitations.html",
-            {"invitations": selectors.invitations_for(request.user), "error": refusal_text(error)},
+            {"invitations": selectors.invitations_for(request.user), "error": refusal_message(error)},
             status=409,
         )
     return redirect("invitations-page")

@@ -277,3 +277,17 @@ def test_the_invitations_page_accepts(client, owner, group):
     assert "周五麻将" in client.get("/invitations/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     client.post(f"/invitations/{invitation.pk}/accept/")
     assert Membership.objects.get(user=friend).role == Role.VIEWER
+
+
+def test_signing_up_from_a_link_comes_back_to_it(client, owner, session):
+    invite = services.invite_create(actor=owner, session=session, role="scorekeeper")
+    link = f"/join/{invite.token}/"
+    body = {"username": "newbie", "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"}
+    response = client.post(f"/signup/?next={link}", {**body, "next": link})
+    assert response.status_code == 302 and response["Location"] == link
+
+
+def test_signing_up_never_sends_anyone_to_another_site(client):
+    body = {"username": "newbie", "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"}
+    response = client.post("/signup/", {**body, "next": "https://evil.example/"})
+    assert response.status_code == 302 and response["Location"] == reverse("home")
