@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -94,6 +95,32 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = refusal_body(_as_api_exception(exc), response.data)
     response.data = safe(response.data)
     return response
+
+
+def under_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: under ``/api/`` a URL no view matches (an id that is not a number or is 19 digits
+    long, a misspelt path) is the API's 404 in the one shape, like a missing object; elsewhere the page."""
+    if under_api(request):
+        return _json(refusal_body(exceptions.NotFound(), None), status.HTTP_404_NOT_FOUND)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: a crash under ``/api/`` is still JSON a client can parse (no traceback, no HTML)."""
+    if under_api(request):
+        body = error_body("body", "Server error: the request was not completed.", "服务器出错，请求未完成。")
+        return _json(body, status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return defaults.server_error(request)
+
+
+def _json(body: dict[str, Any], status_code: int) -> JsonResponse:
+    return JsonResponse(
+        body, status=status_code, json_dumps_params={"ensure_ascii": False, "separators": (",", ":")}
+    )
 
 
 def error_body(field: str, message: str, message_zh: str | None = None) -> dict[str, Any]:

@@ -14,22 +14,23 @@ from django.contrib.auth import authenticate
 from django.db.models import Prefetch
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.authtoken.models import Token
 from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from calculator.engine import EngineError
+from calculator.engine import EngineError, request_object
 
-from . import selectors, services
-from .models import WRITER_ROLES, LedgerEntry, Membership, RoundVersion
+from . import group_file, selectors, services, tokens
+from .errors import HandConflict
+from .models import WRITER_ROLES, LedgerEntry, Membership, RoundVersion, Session
 from .serializers import (
     ROUND_BODY_EXAMPLE,
     AccountCreateSerializer,
@@ -39,6 +40,12 @@ from .serializers import (
     EntrySerializer,
     GroupCreateSerializer,
     GroupSerializer,
+    HandConflictSerializer,
+    HandEventSerializer,
+    HandFinishedSerializer,
+    HandRevisionSerializer,
+    HandSerializer,
+    HandSetupSerializer,
     InvitationSerializer,
     InviteCreateSerializer,
     InviteSerializer,
@@ -150,14 +157,31 @@ class AccountCreateView(APIView):
 
 
 class TokenView(APIView):
-    permission_classes = (AllowAny,)
-    authentication_classes = ()
+    """POST: a user name and password for the account's token (anyone). DELETE: revoke it, the API's
+    log-out (the token's own holder)."""
+
     throttle_classes = (TokenThrottle,)
+
+    def get_authenticators(self) -> list[Any]:
+        """Credentials are read only to log out: a stale token sent along with a log-in must not refuse
+        the log-in that replaces it (``self.request`` is Django's request here, before DRF wraps it; the
+        schema generator has none, and documents each method's own ``auth``)."""
+        logging_in = self.request is not None and self.request.method == "POST"
+        return [] if logging_in else super().get_authenticators()
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
         tags=["accounts"],
         summary="Exchange a user name and password for an API token",
-        description="Send the token as `Authorization: Token <token>` on every other call.",
+        description=(
+            "Send the token as `Authorization: Token <token>` on every other call. Ten wrong passwords "
+            "for one user name from one address lock that pair out for 15 minutes (429)."
+        ),
         request=AuthTokenRequestSerializer,
         responses={200: AuthTokenSerializer, 400: ERRORS[400], **THROTTLED},
         auth=[],
@@ -167,8 +191,18 @@ class TokenView(APIView):
         user = authenticate(request._request, username=body["username"], password=body["password"])
         if user is None:
             raise EngineError("password", "Wrong user name or password.", "用户名或密码错误。")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": tokens.token_issue(user=user).key})
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Log out: revoke your token",
+        description="The account's token stops working for every client that holds it.",
+        request=None,
+        responses={204: None, 401: ERRORS[401]},
+    )
+    def delete(self, request: Request) -> Response:
+        tokens.token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- groups ----------------------------------------------------------------------------------------------
@@ -710,6 +744,219 @@ class RoundVoidView(APIView):
         return Response(_round_data(round_))
 
 
+# --- the hand in progress -----------------------------------------------------------------------------
+
+HAND_CONFLICT = {
+    409: OpenApiResponse(
+        HandConflictSerializer,
+        description=(
+            "Stale revision (someone else changed the hand or the session's ledger), nothing to undo or "
+            "redo, or a setup after the first event: the error with the current hand in `hand`. Also a "
+            "closed session (the error alone)."
+        ),
+    )
+}
+HAND_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description=(
+        "Optional. Sending the same request again with the same key returns what it did the first time "
+        "(header Idempotent-Replayed: true) instead of applying it twice. Without a key, the same request "
+        "at the same revision is recognised the same way."
+    ),
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="The ETag of an earlier answer: 304, no body, while the hand and the ledger are unchanged.",
+)
+HAND_EXAMPLE = OpenApiExample(
+    "A concealed kong so far",
+    value={
+        "session": 1,
+        "number": 3,
+        "dealer": 2,
+        "void_suits": None,
+        "events": [{"type": "kong", "player": 1, "kind": "concealed", "tile": "2m"}],
+        "notes": ["小李 暗杠"],
+        "revision": 7,
+        "can_undo": True,
+        "can_redo": False,
+        "preview": {
+            "transfers": [
+                {"event": 0, "from": 0, "to": 1, "points": 2, "reason": "concealed_kong", "detail": {}},
+                {"event": 0, "from": 2, "to": 1, "points": 2, "reason": "concealed_kong", "detail": {}},
+                {"event": 0, "from": 3, "to": 1, "points": 2, "reason": "concealed_kong", "detail": {}},
+            ],
+            "net": [-2, 6, -2, -2],
+            "house": 0,
+            "events": [{"index": 0, "type": "kong"}],
+            "winners": [],
+            "finished": False,
+            "next_dealer": None,
+        },
+    },
+    response_only=True,
+)
+HAND_EVENT_EXAMPLE = OpenApiExample(
+    "小李 self-draws a 清一色",
+    value={
+        "event": {"type": "win", "from": None, "winners": [{"player": 1, "fan": 3}]},
+        "revision": 7,
+        "note": "小李 自摸 清一色",
+    },
+    request_only=True,
+)
+HAND_EVENT_FIELDS = frozenset({"event", "revision", "note"})
+HAND_SETUP_FIELDS = frozenset({"dealer", "void_suits", "revision"})
+REVISION_FIELDS = frozenset({"revision"})
+
+
+def _hand_etag(revision: int) -> str:
+    return f'"hand-{revision}"'
+
+
+def _hand_response(session: Session, status_code: int = status.HTTP_200_OK, **extra: Any) -> Response:
+    """The hand as it stands now, with its ETag (``extra`` adds fields around it: the recorded round)."""
+    hand = selectors.session_hand(session)
+    data = HandSerializer(hand).data
+    body = {**extra, "hand": data} if extra else data
+    return Response(body, status=status_code, headers={"ETag": _hand_etag(hand.revision)})
+
+
+class HandAPIView(APIView):
+    """The hand views share their answer to a conflict: the error, and the current hand beside it."""
+
+    session: Session | None = None
+
+    def session_for(self, request: Request, session_id: int) -> Session:
+        self.session = selectors.session_get(user=request.user, session_id=session_id)
+        return self.session
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, HandConflict) and self.session is not None:
+            exc.detail = {**exc.detail, "hand": HandSerializer(selectors.session_hand(self.session)).data}
+        return super().handle_exception(exc)
+
+    def answer(self, outcome: services.HandOutcome) -> Response:
+        """200 with the hand; 201 with the round and the next hand when the write finished the hand."""
+        assert self.session is not None
+        headers = {"Idempotent-Replayed": "true"} if outcome.replayed else {}
+        if outcome.round is None:
+            response = _hand_response(self.session)
+        else:
+            response = _hand_response(self.session, status.HTTP_201_CREATED, round=_round_data(outcome.round))
+        for name, value in headers.items():
+            response[name] = value
+        return response
+
+
+class HandView(HandAPIView):
+    @extend_schema(
+        tags=["hand"],
+        summary="The hand in progress: its events, notes, revision and the settlement so far",
+        parameters=[SESSION_ID, IF_NONE_MATCH],
+        responses={200: HandSerializer, 304: OpenApiResponse(description="Unchanged."), **READ_ERRORS},
+        examples=[HAND_EXAMPLE],
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        session = self.session_for(request, session_id)
+        etag = _hand_etag(selectors.session_hand_revision(session))
+        wanted = parse_etags(request.headers.get("If-None-Match", ""))
+        if etag in wanted or "*" in wanted:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        return _hand_response(session)
+
+    @extend_schema(
+        tags=["hand"],
+        summary="Choose the dealer and void suits (定缺) of the hand, before its first event",
+        parameters=[SESSION_ID, HAND_KEY],
+        request=HandSetupSerializer,
+        responses={200: HandSerializer, **ERRORS, **HAND_CONFLICT},
+    )
+    def patch(self, request: Request, session_id: int) -> Response:
+        session = self.session_for(request, session_id)
+        body = request_object(request.data, HAND_SETUP_FIELDS, ("revision",))
+        outcome = services.hand_setup(
+            actor=request.user,
+            session=session,
+            idempotency_key=_idempotency_key(request),
+            **body,
+        )
+        return self.answer(outcome)
+
+
+class HandEventsView(HandAPIView):
+    @extend_schema(
+        tags=["hand"],
+        summary="Record one event of the hand; the event that finishes it records the round",
+        description=(
+            "200 with the hand. When the event finishes the hand, the round is recorded (as POST "
+            "…/rounds/ would) in the same transaction and the next hand starts with the suggested dealer: "
+            "201 with `round` and `hand`. An event the engine refuses is a 400 naming `events[i]…`; "
+            "nothing changes."
+        ),
+        parameters=[SESSION_ID, HAND_KEY],
+        request=HandEventSerializer,
+        responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
+        examples=[HAND_EVENT_EXAMPLE, HAND_EXAMPLE],
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = self.session_for(request, session_id)
+        body = request_object(request.data, HAND_EVENT_FIELDS, ("event", "revision"))
+        outcome = services.hand_event_add(
+            actor=request.user,
+            session=session,
+            event=body["event"],
+            revision=body["revision"],
+            note=body.get("note"),
+            idempotency_key=_idempotency_key(request),
+        )
+        return self.answer(outcome)
+
+
+class HandUndoView(HandAPIView):
+    @extend_schema(
+        tags=["hand"],
+        summary="Undo the hand's last event (it can be redone)",
+        parameters=[SESSION_ID, HAND_KEY],
+        request=HandRevisionSerializer,
+        responses={200: HandSerializer, **ERRORS, **HAND_CONFLICT},
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = self.session_for(request, session_id)
+        body = request_object(request.data, REVISION_FIELDS, ("revision",))
+        outcome = services.hand_undo(
+            actor=request.user,
+            session=session,
+            revision=body["revision"],
+            idempotency_key=_idempotency_key(request),
+        )
+        return self.answer(outcome)
+
+
+class HandRedoView(HandAPIView):
+    @extend_schema(
+        tags=["hand"],
+        summary="Redo the event undone last (it may finish the hand, like any event)",
+        parameters=[SESSION_ID, HAND_KEY],
+        request=HandRevisionSerializer,
+        responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = self.session_for(request, session_id)
+        body = request_object(request.data, REVISION_FIELDS, ("revision",))
+        outcome = services.hand_redo(
+            actor=request.user,
+            session=session,
+            revision=body["revision"],
+            idempotency_key=_idempotency_key(request),
+        )
+        return self.answer(outcome)
+
+
 # --- CSV export --------------------------------------------------------------------------------------------
 
 
@@ -785,3 +1032,51 @@ class ExportView(APIView):
         )
         response["Content-Disposition"] = f'attachment; filename="session-{session.pk}.csv"'
         return response
+
+
+# --- moving a group ----------------------------------------------------------------------------------------
+
+
+class GroupImportThrottle(UserRateThrottle):
+    """An import replays every round of the file under the new sessions' locks: a few an hour is plenty."""
+
+    scope = "group_import"
+    rate = "20/hour"
+
+
+class GroupExportView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="Export a group as one JSON file (owners only)",
+        description=(
+            'One file `{"format": "sczmj-group", "version": 1, "group", "players", "members", "sessions"}`: '
+            "every session with its rules, seats, coins, totals and rounds as entered, every version with "
+            "who wrote it and when. `POST /api/v1/groups/import/` reads it back."
+        ),
+        parameters=[GROUP_ID],
+        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS, 403: ERRORS[403]},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        response = Response(group_file.group_export(actor=request.user, group=group))
+        response["Content-Disposition"] = f'attachment; filename="sczmj-group-{group.pk}.json"'
+        return response
+
+
+class GroupImportView(APIView):
+    throttle_classes = (GroupImportThrottle,)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Import a group file: a new group owned by you, every round replayed through the engine",
+        description=(
+            "A file whose replayed figures differ from its own is refused (400 naming where) and nothing "
+            "is stored. Members are not imported: you are the new group's only owner."
+        ),
+        request=OpenApiTypes.OBJECT,
+        responses={201: GroupSerializer, 400: ERRORS[400], 401: ERRORS[401], **THROTTLED},
+    )
+    def post(self, request: Request) -> Response:
+        group = group_file.group_import(actor=request.user, data=request.data)
+        created = selectors.groups_with_role(request.user).get(pk=group.pk)
+        return Response(GroupSerializer(created).data, status=status.HTTP_201_CREATED)

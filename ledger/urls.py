@@ -23,7 +23,9 @@ urlpatterns = [
     path("api/v1/accounts/", api.AccountCreateView.as_view(), name="account-create"),
     path("api/v1/auth/token/", api.TokenView.as_view(), name="auth-token"),
     path("api/v1/groups/", api.GroupListView.as_view(), name="group-list"),
+    path("api/v1/groups/import/", api.GroupImportView.as_view(), name="group-import"),
     path("api/v1/groups/<ledger_id:group_id>/", api.GroupDetailView.as_view(), name="group-detail"),
+    path("api/v1/groups/<ledger_id:group_id>/export/", api.GroupExportView.as_view(), name="group-export"),
     path("api/v1/groups/<ledger_id:group_id>/members/", api.MemberListView.as_view(), name="member-list"),
     path(
         "api/v1/groups/<ledger_id:group_id>/members/<ledger_id:member_id>/",
@@ -67,6 +69,22 @@ urlpatterns = [
     ),
     path(
         "api/v1/sessions/<ledger_id:session_id>/export.csv", api.ExportView.as_view(), name="session-export"
+    ),
+    path("api/v1/sessions/<ledger_id:session_id>/hand/", api.HandView.as_view(), name="session-hand"),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/hand/events/",
+        api.HandEventsView.as_view(),
+        name="session-hand-events",
+    ),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/hand/undo/",
+        api.HandUndoView.as_view(),
+        name="session-hand-undo",
+    ),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/hand/redo/",
+        api.HandRedoView.as_view(),
+        name="session-hand-redo",
     ),
     path("api/v1/rounds/<ledger_id:round_id>/", api.RoundDetailView.as_view(), name="round-detail"),
     path("api/v1/rounds/<ledger_id:round_id>/correct/", api.RoundCorrectView.as_view(), name="round-correct"),

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from .api_errors import error_body
+from api.errors import error_body
 
 
 def cool_off_minutes() -> int:

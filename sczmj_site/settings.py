@@ -92,6 +92,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "api.middleware.ApiInEnglishMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -212,7 +213,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "ledger.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -226,6 +227,11 @@ REST_FRAMEWORK = {
     # cannot dodge the per-address throttles by sending the header itself.
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
 }
+
+# API tokens expire this long after they were issued (DJANGO_API_TOKEN_DAYS; 0 or unset: never). A
+# client logs out with DELETE /api/v1/auth/token/ either way (ledger/tokens.py).
+_token_days = int(os.environ.get("DJANGO_API_TOKEN_DAYS", "0"))
+API_TOKEN_MAX_AGE = timedelta(days=_token_days) if _token_days > 0 else None
 
 # The throttles count in the database, shared by every server process (a per-process LocMem cache would
 # give each worker its own count). The table is created by ledger's migration 0004: `migrate` suffices.

@@ -20,3 +20,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]
+
+# Under /api/ a URL that matches nothing is a JSON 404 in the API's one error shape, a crash a JSON 500.
+handler404 = "api.errors.page_not_found"
+handler500 = "api.errors.server_error"

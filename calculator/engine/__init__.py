@@ -22,8 +22,18 @@ from .fan import (
     fan_of_pattern,
     score_hand,
 )
-from .hand import MELD_SIZES, Meld, MeldKind, WinBy
-from .limits import COPIES, HAND_TILES, MAX_FAN, MAX_MELDS, MAX_OPTION_VALUE, MAX_PATTERN_FAN, READY_TILES
+from .hand import MELD_SIZES, Meld, MeldKind, WinBy, tile_count_problem
+from .limits import (
+    COPIES,
+    HAND_TILES,
+    MAX_FAN,
+    MAX_MELDS,
+    MAX_OPTION_VALUE,
+    MAX_PATTERN_FAN,
+    MAX_PAYMENT_POINTS,
+    MAX_ROUND_POINTS,
+    READY_TILES,
+)
 from .options import (
     CAP,
     OPTIONS,
@@ -75,6 +85,8 @@ __all__ = [
     "MAX_MELDS",
     "MAX_OPTION_VALUE",
     "MAX_PATTERN_FAN",
+    "MAX_PAYMENT_POINTS",
+    "MAX_ROUND_POINTS",
     "MELD_SIZES",
     "OPTIONS",
     "OPTIONS_BY_KEY",
@@ -131,5 +143,6 @@ __all__ = [
     "rules_from",
     "score_from_payload",
     "score_hand",
+    "tile_count_problem",
     "waits_from_payload",
 ]

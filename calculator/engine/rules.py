@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from .errors import EngineError
+from .limits import MAX_PAYMENT_POINTS
 from .options import (
     CAP,
     OPTIONS,
@@ -62,8 +63,11 @@ class Rules:
     cap_multiplier: int | None = option_default("cap_multiplier")
     pattern_fan: tuple[tuple[str, int], ...] = option_default("pattern_fan")
     jin_gou_diao: bool = option_default("jin_gou_diao")
+    jin_gou_diao_fan: int = option_default("jin_gou_diao_fan")
     hai_di: bool = option_default("hai_di")
     men_qing_zhong_zhang: bool = option_default("men_qing_zhong_zhang")
+    men_qing: bool | None = option_default("men_qing")  # None: as men_qing_zhong_zhang
+    zhong_zhang: bool | None = option_default("zhong_zhang")
     tax_rate: Decimal = option_default("tax_rate")
     dealer_rule: DealerRule = option_default("dealer_rule")
     tian_di_hu: TianDiHu = option_default("tian_di_hu")
@@ -82,6 +86,7 @@ class Rules:
     multi_winner_transfer: MultiWinnerTransfer = option_default("multi_winner_transfer")
     huazhu_recipients: HuazhuRecipients = option_default("huazhu_recipients")
     huazhu_pays_chajiao: bool = option_default("huazhu_pays_chajiao")
+    tui_shui: bool = option_default("tui_shui")
     refund_to_won_payers: bool = option_default("refund_to_won_payers")
     refund_when_nobody_ready: bool = option_default("refund_when_nobody_ready")
     escape_penalty_to: EscapePenaltyTo = option_default("escape_penalty_to")
@@ -114,7 +119,9 @@ class Rules:
             values[key] = value
         if "pattern_fan" in values:
             values["pattern_fan"] = tuple(sorted(values["pattern_fan"].items()))
-        return cls(preset=preset, **values)
+        rules = cls(preset=preset, **values)
+        _check_cap_penalty(rules, field_name)
+        return rules
 
     def to_dict(self) -> dict[str, Any]:
         """Every option with its value, in the JSON shape ``from_dict`` takes."""
@@ -144,6 +151,16 @@ class Rules:
         return PATTERN_BY_KEY[key].fan
 
     @property
+    def counts_men_qing(self) -> bool:
+        """门清 counts: ``men_qing`` when given, else ``men_qing_zhong_zhang`` (RULES.md 3.3)."""
+        return self.men_qing_zhong_zhang if self.men_qing is None else self.men_qing
+
+    @property
+    def counts_zhong_zhang(self) -> bool:
+        """中张 counts: ``zhong_zhang`` when given, else ``men_qing_zhong_zhang`` (RULES.md 3.3)."""
+        return self.men_qing_zhong_zhang if self.zhong_zhang is None else self.zhong_zhang
+
+    @property
     def cap_points(self) -> int:
         """The cap amount in points: base x cap, or 16b when there is no cap (RULES.md 3.5)."""
         return self.base_points * (self.cap_multiplier or 16)
@@ -159,6 +176,19 @@ class Rules:
     def penalty(self, value: int | str) -> int:
         """A flower-pig or escape penalty in points: a number of b, or ``cap``."""
         return self.cap_points if value == CAP else self.base_points * int(value)
+
+
+def _check_cap_penalty(rules: Rules, field_name: str) -> None:
+    """A penalty of "cap" pays base x cap: with a huge cap and base that one payment would pass the bound."""
+    uses_cap = CAP in (rules.huazhu_points, rules.escape_points)
+    if uses_cap and rules.cap_points > MAX_PAYMENT_POINTS:
+        raise EngineError(
+            f"{field_name}.cap_multiplier",
+            f"A penalty of the cap amount would be {rules.cap_points:,} points, more than one payment may be "
+            f"({MAX_PAYMENT_POINTS:,}): lower the cap or the base points.",
+            f"按封顶数赔付将是 {rules.cap_points:,} 分，超过单笔上限（{MAX_PAYMENT_POINTS:,}）："
+            "请降低封顶倍数或底分。",
+        )
 
 
 def multiplier_of(fan: int) -> int:

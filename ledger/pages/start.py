@@ -45,24 +45,16 @@ from calculator.engine import (
     Preset,
     Rules,
 )
+from web.language import page_language
+from web.rules_form import PRESET_LABELS
 
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
+from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, refusal_message
-from .words import (
-    PRESET_LABELS,
-    fan_words,
-    option_explanation,
-    option_label,
-    page_language,
-    pattern_name,
-    preset_summary,
-    value_words,
-)
+from .words import fan_words, option_explanation, option_label, pattern_name, preset_summary, value_words
 
-MAX_COINS = 10**12
-MAX_ROOM_COEFFICIENT = 1_000_000
 # The choices offered for the kinds that take a number the table picks from a short list; a session
 # prefilled with another value gets it added (``_choices``).
 CAP_CHOICES = ("none", "2", "4", "8", "16", "32", "64", "128", "256")
@@ -367,6 +359,7 @@ def session_start(request: HttpRequest, group_id: int) -> HttpResponse:
                 player_names=form.player_names(),
                 rules=form.rules(),
                 coins=form.coin_settings(),
+                dealer=form.cleaned_data["dealer"],
             )
         except REFUSALS as error:
             form.add_error(form_field_of(getattr(error, "field", ""), form), refusal_message(error))

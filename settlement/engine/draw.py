@@ -143,7 +143,10 @@ def _chajiao(
 def _tui_shui(
     state: RoundState, checks: Mapping[int, Readiness], rules: Rules, index: int
 ) -> tuple[tuple[Transfer, ...], RoundState]:
-    """退税: every active player who is not ready returns the kong income he still holds."""
+    """退税: every active player who is not ready returns the kong income he still holds (none at all when
+    ``tui_shui`` is off)."""
+    if not rules.tui_shui:
+        return (), state
     anyone_ready = any(checks[seat].ready for seat in state.active)
     transfers: tuple[Transfer, ...] = ()
     for seat in state.active:

@@ -19,11 +19,18 @@ KONG_REASONS: Mapping[KongKind, Reason] = {
 }
 
 
+# 直杠 (RULES.md 4.4): (the feeder's share, every other active opponent's share), in b.
+DIRECT_SHARES: Mapping[DirectKong, tuple[int, int]] = {
+    DirectKong.CHENGBAO: (2, 0),
+    DirectKong.JIA_JIA_YOU: (2, 1),
+    DirectKong.FEEDER_1: (1, 0),
+    DirectKong.EVERY_1: (1, 1),
+}
+
+
 def _direct_shares(rules: Rules, payer: int, feeder: int | None) -> int:
-    """直杠: the feeder pays 2b (承包, 家家有) or 1b (QQ); under 家家有 everyone else 1b, else nothing."""
-    if payer == feeder:
-        return 1 if rules.direct_kong is DirectKong.FEEDER_1 else 2
-    return 1 if rules.direct_kong is DirectKong.JIA_JIA_YOU else 0
+    feeder_share, other_share = DIRECT_SHARES[rules.direct_kong]
+    return feeder_share if payer == feeder else other_share
 
 
 KONG_SHARES: Mapping[KongKind, Callable[[Rules, int, int | None], int]] = {
@@ -90,10 +97,39 @@ def refund_kong_income(
             and (rules.refund_to_won_payers or payment.payer not in state.winners)
         ]
     )
-    transfers = tuple(
+    return refund_payments(state, refunded, index, {})
+
+
+def refund_last_kong(
+    state: RoundState, kong: KongMade, index: int
+) -> tuple[tuple[Transfer, ...], RoundState]:
+    """退杠 (``gang_shang_pao_transfer`` = refund, RULES.md 4.7): on 杠上炮 what the kong player still holds
+    of his last kong goes back to its payers, once however many won; an escaped payer gets nothing back."""
+    refunded = tuple(
         [
-            Transfer(index, maker, payment.payer, payment.points, Reason.KONG_REFUND, {"kong": payment.kong})
-            for payment in refunded
+            payment
+            for payment in state.kong_income(kong.maker, kong.kong)
+            if payment.payer not in state.escaped
         ]
     )
-    return transfers, state.with_payments_marked(refunded, PaymentState.REFUNDED)
+    return refund_payments(state, refunded, index, {"gang_shang_pao": True})
+
+
+def refund_payments(
+    state: RoundState, payments: tuple[KongPayment, ...], index: int, detail: Mapping[str, Any]
+) -> tuple[tuple[Transfer, ...], RoundState]:
+    """Each of ``payments`` (records of ``state``) goes back from the kong's maker to its payer."""
+    transfers = tuple(
+        [
+            Transfer(
+                index,
+                payment.maker,
+                payment.payer,
+                payment.points,
+                Reason.KONG_REFUND,
+                {"kong": payment.kong, **detail},
+            )
+            for payment in payments
+        ]
+    )
+    return transfers, state.with_payments_marked(payments, PaymentState.REFUNDED)

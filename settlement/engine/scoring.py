@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from calculator.engine import EngineError, Rules, find_waits, multiplier_of, score_hand
+from calculator.engine import MAX_PAYMENT_POINTS, EngineError, Rules, find_waits, multiplier_of, score_hand
 
 from .events import DrawStatus, PlayerReport, WinnerSpec, fail
 
@@ -63,9 +63,10 @@ def score_winner(
 ) -> WinScore:
     """The winner's fan: scored from his tiles, or as entered. A hand that does not win is an error about
     ``events[index].winners[position].hand``."""
+    path = f"events[{index}].winners[{position}]"
     if winner.hand is None:
         assert winner.fan is not None  # the parser guarantees one of the two
-        return _entered(winner.player, winner.fan, rules)
+        return _entered(winner.player, winner.fan, rules, f"{path}.fan", index)
     try:
         result = score_hand(
             concealed=winner.hand.concealed,
@@ -88,12 +89,27 @@ def score_winner(
             f"玩家 {winner.player} 的手牌不能胡：{result.reason_zh}",
             index,
         )
+    check_payment(result.points, f"{path}.hand", index)
     return _win_score(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
 
 
-def _entered(player: int, fan: int, rules: Rules) -> WinScore:
-    points = rules.amount(fan)
+def _entered(player: int, fan: int, rules: Rules, path: str, index: int) -> WinScore:
+    points = check_payment(rules.amount(fan), path, index)
     return _win_score(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan", {})
+
+
+def check_payment(points: int, path: str, index: int) -> int:
+    """A fan-based amount no real table reaches is refused (``limits.MAX_PAYMENT_POINTS``), naming the fan
+    or the hand that makes it, before any total can overflow."""
+    if points <= MAX_PAYMENT_POINTS:
+        return points
+    raise fail(
+        path,
+        f"One payment would be {points:,} points, more than a payment may be ({MAX_PAYMENT_POINTS:,}): "
+        "check the fan, the base points and the cap.",
+        f"单笔支付将是 {points:,} 分，超过单笔上限（{MAX_PAYMENT_POINTS:,}）：请检查番数、底分和封顶。",
+        index,
+    )
 
 
 class Readiness(NamedTuple):
@@ -141,7 +157,8 @@ def readiness(
     if report.hand is None:
         assert report.status is not None
         fan = report.fan if report.status is DrawStatus.READY else None
-        return Readiness(report.player, report.status, fan, 0 if fan is None else rules.amount(fan), "status")
+        points = 0 if fan is None else check_payment(rules.amount(fan), f"{path}.fan", index)
+        return Readiness(report.player, report.status, fan, points, "status")
     try:
         result = find_waits(
             concealed=report.hand.concealed, melds=report.hand.melds, void_suit=void_suit, rules=rules
@@ -152,5 +169,6 @@ def readiness(
         return Readiness(report.player, DrawStatus.HUAZHU, None, 0, "hand", result.to_dict())
     if result.ready and result.best is not None:
         fan = int(result.best.fan)
-        return Readiness(report.player, DrawStatus.READY, fan, rules.amount(fan), "hand", result.to_dict())
+        points = check_payment(rules.amount(fan), f"{path}.hand", index)
+        return Readiness(report.player, DrawStatus.READY, fan, points, "hand", result.to_dict())
     return Readiness(report.player, DrawStatus.NOT_READY, None, 0, "hand", result.to_dict())

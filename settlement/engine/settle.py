@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from calculator.engine import Rules
+from calculator.engine import MAX_ROUND_POINTS, EngineError, Rules
 
 from .census import check_tile_census
 from .checks import check_robbed_kongs
@@ -49,6 +49,25 @@ HANDLERS: Mapping[type, tuple[EventKind, Handler]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Paid:
+    """Points one seat paid another (``payee`` None: the house) by one event, all reasons together."""
+
+    payer: int
+    payee: int | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventMoney:
+    """What one event of a round moved, for a page that explains the round event by event."""
+
+    index: int
+    net: tuple[int, ...]
+    house: int
+    paid: tuple[Paid, ...]  # in the order of the event's transfers
+
+
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     """A settled round: every transfer with its reason, the net per seat, and what each event decided."""
 
@@ -62,6 +81,18 @@ class RoundResult:
     coins: CoinResult | None
     state: RoundState
     rules: Rules
+
+    def event_money(self, index: int) -> EventMoney:
+        """What event ``index`` moved: its net per seat (and the house's), and who paid whom how much."""
+        own = [transfer for transfer in self.transfers if transfer.event == index]
+        net, house = _net(own)
+        paid: dict[tuple[int, int | None], int] = {}
+        for transfer in own:
+            pair = (transfer.payer, transfer.payee)
+            paid[pair] = paid.get(pair, 0) + transfer.points
+        return EventMoney(
+            index, net, house, tuple(Paid(payer, payee, points) for (payer, payee), points in paid.items())
+        )
 
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -99,9 +130,11 @@ def settle_round(
     state = RoundState(dealer=seat)
     transfers: list[Transfer] = []
     summaries: list[Mapping[str, Any]] = []
+    moved = 0
     for event in parsed:
         kind, handler = HANDLERS[type(event)]
         step = handler(state, event, table)
+        moved = _check_round_bound(moved + sum([transfer.points for transfer in step.transfers]), event.index)
         transfers.extend(step.transfers)
         summaries.append({"index": event.index, "type": kind.value, **step.summary})
         state = step.state
@@ -117,6 +150,20 @@ def settle_round(
         coins=None if stakes is None else settle_coins(net, house, stakes, table_rules.tax_rate, seat),
         state=state,
         rules=table_rules,
+    )
+
+
+def _check_round_bound(moved: int, index: int) -> int:
+    """The round's transfers so far stay under ``MAX_ROUND_POINTS``; the event that passes it is named."""
+    if moved <= MAX_ROUND_POINTS:
+        return moved
+    raise EngineError(
+        f"events[{index}]",
+        f"By this event the round would move {moved:,} points, more than a round may move "
+        f"({MAX_ROUND_POINTS:,}): check the fans and the base points.",
+        f"到这一事件为止本局流转的分数将达到 {moved:,}，超过一局的上限（{MAX_ROUND_POINTS:,}）："
+        "请检查番数和底分。",
+        event=index,
     )
 
 

@@ -31,6 +31,7 @@ from calculator.engine import (
 
 from .checks import check_can_act, check_open
 from .events import EventKind, WinEvent, WinnerSpec, fail
+from .kongs import refund_last_kong
 from .scoring import WinScore, score_winner
 from .state import FirstWin, KongMade, PaymentState, Reason, RoundState, Step, Table, Transfer
 
@@ -126,8 +127,12 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
         "last_tile": event.last_tile,
         "kong": None if kong is None else kong.kong,
         "scores": [{**score.explained, "won": score.player in won} for score in scores],
-        "kong_transfer": sum([transfer.points for transfer in handed]),
+        "kong_transfer": sum(
+            [transfer.points for transfer in handed if transfer.reason is Reason.KONG_TRANSFER]
+        ),
     }
+    if rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND:
+        summary["kong_refund"] = sum([transfer.points for transfer in handed])
     return Step(paid + handed, new_state, summary)
 
 
@@ -243,6 +248,8 @@ def _hand_over_kong_income(
     rules = table.rules
     if kong is None or event.discarder is None or rules.gang_shang_pao_transfer is GangShangPaoTransfer.NONE:
         return (), state
+    if rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND:
+        return refund_last_kong(state, kong, event.index)
     only = kong.kong if rules.gang_shang_pao_transfer is GangShangPaoTransfer.LAST_KONG else None
     income = state.kong_income(event.discarder, only)
     total = sum([payment.points for payment in income])

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
 from playwright.sync_api import Page, expect
 
 from ledger import services
@@ -176,3 +178,50 @@ def test_the_account_menu_logs_out(phone_page: Page, live_server):
     photograph(page, "account-menu")
     page.get_by_role("button", name="退出").click()
     expect(page.get_by_role("button", name="登录")).to_be_visible()
+
+
+def test_a_locked_out_log_in_says_so_in_the_pages_language(page: Page, live_server, settings):
+    """Not ``phone_page``: the browser reports the lockout's 429 as a failed load, which is the point here;
+    any other console error still fails the test."""
+    get_user_model().objects.create_user(username="xiaoli", password=PASSWORD)
+    for attempt in range(settings.AXES_FAILURE_LIMIT):  # from the browser's own address
+        Client().post("/login/", {"username": "xiaoli", "password": f"guess-{attempt}"})
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size(PHONE)
+    for language, words in (("zh", "密码错误次数过多"), ("en", "Too many wrong passwords")):
+        page.goto(f"{live_server.url}/login/")
+        if language == "en":
+            switch_to_english(page)
+        page.locator("input[name=username]").fill("xiaoli")
+        page.locator("input[name=password]").fill(PASSWORD)  # even the right one, while locked
+        page.get_by_role("button", name=WORDS[language]["log_in"]).click()
+        expect(page.locator("main")).to_contain_text(words)
+        another = {"zh": "用另一个账号登录", "en": "Log in with another account"}[language]
+        expect(page.get_by_role("link", name=another)).to_be_visible()
+        fits_the_phone(page)
+        photograph(page, f"login-locked-{language}")
+    assert [error for error in errors if "status of 429" not in error] == []
+
+
+def test_the_demo_user_logs_in_to_home_with_the_living_session_one_tap_away(
+    phone_page: Page, live_server, settings
+):
+    settings.DEBUG = True  # load_demo runs in development mode only
+    call_command("load_demo")
+    page = phone_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/login/")
+    page.locator("input[name=username]").fill("demo")
+    page.locator("input[name=password]").fill("demo-sczmj")
+    page.get_by_role("button", name="登录").click()
+    session = page.locator(".opensession")
+    expect(session).to_contain_text("第一场")
+    expect(session).to_contain_text("12 手")
+    expect(session).to_be_in_viewport()
+    fits_the_phone(page)
+    photograph(page, "home-demo")
+    session.click()
+    page.wait_for_load_state()
+    fits_the_phone(page)

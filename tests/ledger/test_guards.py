@@ -208,3 +208,15 @@ def test_the_latest_version_removed_behind_the_apps_back_is_found(evening):
         verify()
     assert "the end of its hash chain is not its latest version" in str(found.value)
     assert "points and" in str(found.value) and "coins moved; its rows move" in str(found.value)
+
+
+def test_loaddata_over_a_stored_ledger_row_is_refused(evening, tmp_path):
+    """The issue's case: a fixture with an existing primary key would overwrite a ledger row."""
+    row = LedgerEntry.objects.order_by("id").first()
+    fixture = tmp_path / "row.json"
+    out = StringIO()
+    call_command("dumpdata", "ledger.ledgerentry", pks=str(row.pk), stdout=out)
+    fixture.write_text(out.getvalue().replace(f'"points": {row.points}', '"points": 999'))
+    with pytest.raises(IntegrityError, match="append-only"):
+        call_command("loaddata", str(fixture), verbosity=0)
+    assert LedgerEntry.objects.get(pk=row.pk).points == row.points

@@ -14,11 +14,12 @@ from ledger.urls import urlpatterns
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
 
 # Routes that concern no group's object.
-UNSCOPED = {"account-create", "auth-token", "group-list", "invitation-list"}
+UNSCOPED = {"account-create", "auth-token", "group-list", "group-import", "invitation-list"}
 
 # For each scoped route: which of the victim's objects fills its path.
 SCOPED: dict[str, dict[str, str]] = {
     "group-detail": {"group_id": "group"},
+    "group-export": {"group_id": "group"},
     "member-list": {"group_id": "group"},
     "member-detail": {"group_id": "group", "member_id": "membership"},
     "player-list": {"group_id": "group"},
@@ -32,6 +33,10 @@ SCOPED: dict[str, dict[str, str]] = {
     "session-totals": {"session_id": "session"},
     "session-settle-up": {"session_id": "session"},
     "session-export": {"session_id": "session"},
+    "session-hand": {"session_id": "session"},
+    "session-hand-events": {"session_id": "session"},
+    "session-hand-undo": {"session_id": "session"},
+    "session-hand-redo": {"session_id": "session"},
     "round-detail": {"round_id": "round"},
     "round-correct": {"round_id": "round"},
     "round-void": {"round_id": "round"},

@@ -1,0 +1,416 @@
+"""Moving a group: one JSON file out (``group_export``), a new group in by replaying it (``group_import``).
+
+The file (API.md, "Moving a group"): ``{"format": "sczmj-group", "version": 1, "group", "players",
+"members", "sessions"}``; each session carries its rules, seats, coins, status and times, its rounds as
+entered with every version (kind, dealer, void suits, events, who and when, the figures it settled to,
+its place in the session's history) and the session's totals.
+
+Import, in one transaction (any refusal stores nothing):
+
+1. check the envelope (format and version) and create the group, owned by the caller, and its players;
+2. per session: start it through ``session_start`` with the file's rules and coins; replay its history
+   in the order it was written, each ``recorded`` version through ``round_record``, each ``corrected``
+   through ``round_correct``, each ``voided`` through ``round_void`` (``recoined`` versions are the
+   services' own consequence and are written by them again);
+3. compare: every round's versions must come out as the file lists them (kinds and figures) and the
+   session's totals as the file's; any difference is a 400 naming where it is;
+4. put back who and when (the file's names and times: the accounts of another server are not this
+   server's, so versions name their writer, unlinked) and close the sessions the file closed.
+
+Members are listed in the file for the record, not imported: an account name on another server is not
+the same person here, and the importer becomes the only owner (docs/ledger.md, "Moving a group").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from calculator.engine import EngineError
+
+from . import selectors, services
+from .models import Group, Player, Round, RoundVersion, Session, SessionStatus, VersionKind
+
+FORMAT = "sczmj-group"
+VERSION = 1
+MAX_KEY_LENGTH = 255  # Round.idempotency_key's column
+
+
+# --- export ------------------------------------------------------------------------------------------------
+
+
+def group_export(*, actor: AbstractBaseUser, group: Group) -> dict[str, Any]:
+    """The whole group as one JSON-ready dict (owners only)."""
+    services.require_role(actor=actor, group=group, roles=("owner",))
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported": _time(timezone.now()),
+        "group": {"id": group.pk, "name": group.name, "created": _time(group.created)},
+        "players": [
+            {
+                "id": player.pk,
+                "name": player.name,
+                "username": player.user.get_username() if player.user else None,
+                "created": _time(player.created),
+            }
+            for player in selectors.group_players(group)
+        ],
+        "members": [
+            {"username": member.user.get_username(), "role": member.role, "created": _time(member.created)}
+            for member in selectors.group_members(group)
+        ],
+        "sessions": [_session(session) for session in Session.objects.filter(group=group).order_by("id")],
+    }
+
+
+def _time(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _session(session: Session) -> dict[str, Any]:
+    versions = RoundVersion.objects.filter(round__session=session).select_related("created_by").order_by("id")
+    sequence = {version.pk: index for index, version in enumerate(versions, start=1)}
+    by_round: dict[int, list[RoundVersion]] = {}
+    for version in versions:
+        by_round.setdefault(version.round_id, []).append(version)
+    return {
+        "id": session.pk,
+        "name": session.name,
+        "rules": session.rules,
+        "coins": (
+            {"room_coefficient": session.room_coefficient, "starting_balances": session.starting_balances}
+            if session.coins_enabled
+            else None
+        ),
+        "status": session.status,
+        "created": _time(session.created),
+        "closed": _time(session.closed),
+        "seats": [seat.player_id for seat in selectors.session_seats(session)],
+        "rounds": [
+            {
+                "position": round_.position,
+                "idempotency_key": round_.idempotency_key,
+                "created": _time(round_.created),
+                "versions": [
+                    _version(version, sequence[version.pk])
+                    for version in sorted(by_round.get(round_.pk, ()), key=lambda v: v.version)
+                ],
+            }
+            for round_ in Round.objects.filter(session=session).order_by("position")
+        ],
+        "totals": _totals(session),
+        "ledger_digest": session.ledger_digest,
+    }
+
+
+def _version(version: RoundVersion, sequence: int) -> dict[str, Any]:
+    return {
+        "version": version.version,
+        "kind": version.kind,
+        "sequence": sequence,
+        "dealer": version.dealer,
+        "void_suits": version.void_suits,
+        "events": version.events,
+        "created_by": _writer(version),
+        "created": _time(version.created),
+        **_figures(version),
+        "digest": version.digest,
+    }
+
+
+def _writer(version: RoundVersion) -> str | None:
+    if version.created_by is not None:
+        return version.created_by.get_username()
+    return version.created_by_name or None
+
+
+def _figures(version: RoundVersion) -> dict[str, Any]:
+    """What the version settled to: net points per seat, the house, the coins (null for a void)."""
+    result = version.result
+    if result is None:
+        return {"net": None, "house": None, "coins": None}
+    coins = result.get("coins")
+    return {
+        "net": result["net"],
+        "house": result["house"],
+        "coins": None if coins is None else {"change": coins["change"], "house": coins["house"]},
+    }
+
+
+def _totals(session: Session) -> dict[str, Any]:
+    totals = selectors.session_totals(session)
+    return {
+        "points": [seat.points for seat in totals.seats],
+        "house": totals.house,
+        "coins": [seat.coins for seat in totals.seats] if session.coins_enabled else None,
+        "house_coins": totals.house_coins,
+    }
+
+
+# --- import ------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def group_import(*, actor: AbstractBaseUser, data: object) -> Group:
+    """A new group owned by ``actor``, replayed from an exported file; refused whole (400) if anything in
+    it is malformed, refused by the engine, or replays to other figures than the file's own."""
+    file = _object(data, "body")
+    # Text no database stores (a NUL, a lone surrogate) is refused up front, named where it is, by the same
+    # check a recorded round gets: nothing below then fails half-way in the database.
+    services._refuse_unstorable(file, "")
+    if file.get("format") != FORMAT:
+        raise EngineError(
+            "format", f'This is not a group file: "format" must be "{FORMAT}".', "这不是组文件。"
+        )
+    if file.get("version") != VERSION:
+        raise EngineError(
+            "version",
+            f"This server reads group files of version {VERSION}; got {file.get('version')!r}.",
+            f"本服务器只能读取第 {VERSION} 版的组文件，收到 {file.get('version')!r}。",
+        )
+    group_data = _object(file.get("group"), "group")
+    with _within("group"):
+        group = services.group_create(actor=actor, name=group_data.get("name"))
+    players = _import_players(actor, group, _list(file.get("players"), "players"))
+    for index, session in enumerate(_list(file.get("sessions"), "sessions")):
+        _import_session(actor, group, players, _object(session, f"sessions[{index}]"), f"sessions[{index}]")
+    return group
+
+
+@contextmanager
+def _within(prefix: str) -> Iterator[None]:
+    """An engine or service refusal inside, named from the file's top: ``sessions[0].rounds[2]…``."""
+    try:
+        yield
+    except EngineError as error:
+        raise error.within(prefix) from None
+
+
+def _object(value: object, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise EngineError(field, f"{field} must be an object.", f"{field} 必须是对象。")
+    return value
+
+
+def _list(value: object, field: str) -> Sequence[Any]:
+    if not isinstance(value, list):
+        raise EngineError(field, f"{field} must be a list.", f"{field} 必须是列表。")
+    return value
+
+
+def _whole(value: object, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= services.MAX_ID:
+        raise EngineError(field, f"{field} must be a whole number.", f"{field} 必须是整数。")
+    return value
+
+
+def _moment(value: object, field: str) -> datetime:
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is None or moment.tzinfo is None:
+        raise EngineError(
+            field, f"{field} must be a date and time with its offset.", f"{field} 必须是带时区的日期时间。"
+        )
+    return moment
+
+
+def _import_players(actor: AbstractBaseUser, group: Group, rows: Sequence[Any]) -> dict[int, Player]:
+    players: dict[int, Player] = {}
+    for index, row in enumerate(rows):
+        field = f"players[{index}]"
+        player = _object(row, field)
+        file_id = _whole(player.get("id"), f"{field}.id")
+        if file_id in players:
+            raise EngineError(
+                f"{field}.id", f"Player id {file_id} appears twice.", f"玩家编号 {file_id} 重复。"
+            )
+        created = _moment(player.get("created"), f"{field}.created")
+        with _within(field):
+            players[file_id] = services.player_add(actor=actor, group=group, name=player.get("name"))
+        Player.objects.filter(pk=players[file_id].pk).update(created=created)
+    return players
+
+
+def _import_session(
+    actor: AbstractBaseUser, group: Group, players: Mapping[int, Player], data: Mapping[str, Any], at: str
+) -> None:
+    seats = []
+    for index, file_id in enumerate(_list(data.get("seats"), f"{at}.seats")):
+        player = players.get(file_id) if isinstance(file_id, int) else None
+        if player is None:
+            raise EngineError(f"{at}.seats[{index}]", "No such player in the file.", "文件中没有这位玩家。")
+        seats.append(player.pk)
+    with _within(at):
+        session = services.session_start(
+            actor=actor,
+            group=group,
+            name=data.get("name"),
+            player_ids=seats,
+            rules=_object(data.get("rules"), "rules"),
+            coins=data.get("coins"),
+        )
+    rounds = [
+        _object(row, f"{at}.rounds[{index}]")
+        for index, row in enumerate(_list(data.get("rounds"), f"{at}.rounds"))
+    ]
+    stored = _replay(actor, session, rounds, at)
+    _compare(session, stored, rounds, data, at)
+    _restore_who_and_when(actor, session, stored, rounds, data, at)
+
+
+def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, int, int, Mapping[str, Any]]]:
+    """Every version of the file as (sequence, round index, version index, version), in written order."""
+    history = []
+    for index, round_ in enumerate(rounds):
+        where = f"{at}.rounds[{index}]"
+        if round_.get("position") != index + 1:
+            raise EngineError(
+                f"{where}.position",
+                "Rounds must be numbered 1, 2, 3 … in order.",
+                "局号必须按 1、2、3 … 排列。",
+            )
+        _idempotency_key(round_.get("idempotency_key"), f"{where}.idempotency_key")
+        versions = _list(round_.get("versions"), f"{where}.versions")
+        for number, version in enumerate(versions):
+            field = f"{where}.versions[{number}]"
+            version = _object(version, field)
+            kind = version.get("kind")
+            first = number == 0
+            if version.get("version") != number + 1 or (kind == VersionKind.RECORDED) != first:
+                raise EngineError(
+                    field,
+                    "A round's versions are numbered 1, 2, 3 …, and only the first is recorded.",
+                    "每局的版本须按 1、2、3 … 编号，且只有第一版是记录（recorded）。",
+                )
+            if kind not in VersionKind.values:
+                raise EngineError(f"{field}.kind", f"Unknown kind {kind!r}.", f"未知的版本类型 {kind!r}。")
+            history.append((_whole(version.get("sequence"), f"{field}.sequence"), index, number, version))
+        if not versions:
+            raise EngineError(
+                f"{where}.versions", "A round has at least one version.", "每局至少有一个版本。"
+            )
+    sequences = [sequence for sequence, *_ in history]
+    if len(set(sequences)) != len(sequences):
+        raise EngineError(f"{at}.rounds", "Two versions share one sequence number.", "两个版本的序号相同。")
+    return sorted(history, key=lambda step: step[0])
+
+
+def _replay(
+    actor: AbstractBaseUser, session: Session, rounds: Sequence[Mapping[str, Any]], at: str
+) -> list[Round]:
+    """Write the file's history again through the services, in the order it was written."""
+    stored: list[Round] = []
+    for _, index, number, version in _history(rounds, at):
+        step = STEPS.get(version["kind"])
+        if step is None:
+            continue  # recoined: the services write it again as the consequence of an earlier change
+        body = {key: version.get(key) for key in ("dealer", "void_suits", "events")}
+        with _within(f"{at}.rounds[{index}].versions[{number}]"):
+            step(actor, session, stored, index, body, rounds[index].get("idempotency_key"))
+    return stored
+
+
+def _record(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
+    if index != len(stored):
+        raise EngineError("sequence", "Rounds are recorded in position order.", "各局须按局号顺序记录。")
+    stored.append(services.round_record(actor=actor, session=session, body=body, idempotency_key=key)[0])
+
+
+def _correct(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
+    stored[_recorded(stored, index)] = services.round_correct(actor=actor, round_=stored[index], body=body)
+
+
+def _void(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
+    stored[_recorded(stored, index)] = services.round_void(actor=actor, round_=stored[index])
+
+
+def _recorded(stored: list[Round], index: int) -> int:
+    if index >= len(stored):
+        raise EngineError("sequence", "A round is changed before it is recorded.", "某局在记录之前就被修改。")
+    return index
+
+
+STEPS = {VersionKind.RECORDED: _record, VersionKind.CORRECTED: _correct, VersionKind.VOIDED: _void}
+
+
+def _idempotency_key(value: object, field: str) -> str | None:
+    """The round's key as the API took it (a header of 1 to 255 printable characters), or none."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_KEY_LENGTH or not value.isprintable():
+        raise EngineError(
+            field,
+            f"An idempotency key is 1 to {MAX_KEY_LENGTH} printable characters, or null.",
+            f"idempotency_key 须为 1 到 {MAX_KEY_LENGTH} 个可打印字符，或为 null。",
+        )
+    return value
+
+
+def _compare(
+    session: Session,
+    stored: Sequence[Round],
+    rounds: Sequence[Mapping[str, Any]],
+    data: Mapping[str, Any],
+    at: str,
+) -> None:
+    """The replay must give the file's own figures, version by version, and the file's totals."""
+    for index, (round_, file_round) in enumerate(zip(stored, rounds, strict=True)):
+        replayed = list(RoundVersion.objects.filter(round=round_).order_by("version"))
+        expected = file_round["versions"]
+        where = f"{at}.rounds[{index}].versions"
+        kinds = [version.kind for version in replayed]
+        if kinds != [version["kind"] for version in expected]:
+            raise _differs(where, f"versions {kinds}")
+        for number, (mine, theirs) in enumerate(zip(replayed, expected, strict=True)):
+            figures = _figures(mine)
+            for key, value in figures.items():
+                if theirs.get(key) != value:
+                    raise _differs(f"{where}[{number}].{key}", f"{key} {value}")
+    totals = _totals(session)
+    file_totals = data.get("totals")
+    if file_totals != totals:
+        raise _differs(f"{at}.totals", f"totals {totals}")
+
+
+def _differs(field: str, replayed: str) -> EngineError:
+    return EngineError(
+        field,
+        f"The file's figures differ from a replay of its rounds, which gives {replayed}: "
+        "nothing was imported.",
+        f"文件中的数字与重放各局的结果（{replayed}）不一致：未导入任何内容。",
+    )
+
+
+def _restore_who_and_when(
+    actor: AbstractBaseUser,
+    session: Session,
+    stored: Sequence[Round],
+    rounds: Sequence[Mapping[str, Any]],
+    data: Mapping[str, Any],
+    at: str,
+) -> None:
+    """The file's names and times on what the replay wrote (none of them is sealed: see integrity.py)."""
+    for index, (round_, file_round) in enumerate(zip(stored, rounds, strict=True)):
+        where = f"{at}.rounds[{index}]"
+        versions = file_round["versions"]
+        for number, version in enumerate(versions):
+            writer = version.get("created_by")
+            RoundVersion.objects.filter(round=round_, version=number + 1).update(
+                created=_moment(version.get("created"), f"{where}.versions[{number}].created"),
+                created_by=None,
+                created_by_name=writer[:150] if isinstance(writer, str) else "",
+            )
+        Round.objects.filter(pk=round_.pk).update(
+            created=_moment(file_round.get("created"), f"{where}.created")
+        )
+    if data.get("status") == SessionStatus.CLOSED:
+        services.session_close(actor=actor, session=session)
+        Session.objects.filter(pk=session.pk).update(closed=_moment(data.get("closed"), f"{at}.closed"))
+    Session.objects.filter(pk=session.pk).update(created=_moment(data.get("created"), f"{at}.created"))

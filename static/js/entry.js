@@ -1,0 +1,104 @@
+/* The event entry (web/entry): what plain htmx cannot do on its own.
+ *
+ * - A kong is recorded at its third tap, once its maker and kind (and a direct kong's feeder) are chosen.
+ * - After a write the server sends the seats, header, history and end card, never the form: this script
+ *   resets the choices and follows the new hand (seats out of it greyed, 天胡 for the dealer only, names).
+ * - The entry has one tile picker; opening a seat's "enter the tiles" moves it there and binds it to that
+ *   seat's boxes.
+ * - The end card, recorded from the bar at the bottom, is brought into view when it appears.
+ */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  const form = document.querySelector("form[data-entry-form]");
+  if (!form) return;
+
+  function chosen(name) {
+    const input = form.querySelector("input[name=" + name + "]:checked");
+    return input ? input.value : null;
+  }
+
+  function kongComplete() {
+    if (chosen("ev_type") !== "kong" || chosen("kong_player") === null) return false;
+    const kind = chosen("kong_kind");
+    return kind !== null && (kind !== "direct" || chosen("kong_from") !== null);
+  }
+
+  document.addEventListener("change", function (event) {
+    if (!form.contains(event.target) || !kongComplete()) return;
+    // The preview this change would ask for is not needed: record at once instead.
+    event.stopPropagation();
+    // A click, not requestSubmit(): htmx sends the button's name and value only for a clicked button.
+    form.querySelector(".entrybar__record").click();
+  }, true);
+
+  // The tile picker, one for the whole entry.
+  const pickerRoot = form.querySelector("[data-entry-picker]");
+  let picker = null;
+  let pickerFor = null;
+  const handsByBox = new Map();
+  if (pickerRoot && window.sczmjPicker) {
+    picker = window.sczmjPicker.create(pickerRoot, {
+      fields: null,
+      winning: function () { return pickerFor !== null && pickerFor.dataset.tiles.indexOf("draw") !== 0; },
+      onChange: function (fields) {
+        handsByBox.set(fields.concealed.name, picker.state());
+        fields.concealed.dispatchEvent(new Event("change", { bubbles: true }));
+      },
+    });
+  }
+
+  form.addEventListener("toggle", function (event) {
+    const details = event.target;
+    if (!details.matches || !details.matches("[data-by-tiles]") || !picker) return;
+    if (!details.open) {
+      if (pickerFor === details) { pickerRoot.hidden = true; pickerFor = null; }
+      return;
+    }
+    form.querySelectorAll("[data-by-tiles][open]").forEach(function (other) { if (other !== details) other.open = false; });
+    pickerFor = details;
+    details.querySelector("[data-picker-slot]").append(pickerRoot);
+    pickerRoot.hidden = false;
+    const fields = { concealed: form.elements[details.dataset.tiles], melds: form.elements[details.dataset.melds] };
+    picker.bind(fields, handsByBox.get(details.dataset.tiles));
+  }, true);
+
+  // A hand the server has moved on: reset the choices and follow it.
+  function follow(seats) {
+    const out = new Set(seats.dataset.out.split(" ").filter(Boolean));
+    const dealer = seats.dataset.dealer;
+    form.reset();
+    handsByBox.clear();
+    form.querySelectorAll("[data-by-tiles][open]").forEach(function (details) { details.open = false; });
+    form.querySelectorAll("input[data-seat]").forEach(function (input) {
+      input.disabled = out.has(input.dataset.seat);
+    });
+    form.querySelectorAll("[data-seat-row]").forEach(function (row) { row.hidden = out.has(row.dataset.seatRow); });
+    form.querySelectorAll("[data-dealer-only]").forEach(function (input) { input.disabled = input.dataset.dealerOnly !== dealer; });
+    form.querySelectorAll("[data-not-dealer]").forEach(function (input) { input.disabled = input.dataset.notDealer === dealer; });
+    seats.querySelectorAll("[data-seat-name]").forEach(function (seat, index) {
+      document.querySelectorAll("[data-name-of='" + index + "']").forEach(function (label) {
+        label.textContent = seat.dataset.seatName;
+      });
+    });
+  }
+
+  // 座位与规则, open on arrival, is closed by the first write of the entry (not by a change of the setup).
+  let fromEntry = false;
+  document.addEventListener("htmx:beforeRequest", function (event) { fromEntry = form.contains(event.detail.elt); });
+
+  let ended = document.querySelector("#entry-end .endcard") !== null;
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    const target = event.target;
+    if (target.id === "entry-seats") {
+      follow(target);
+      if (fromEntry) document.querySelectorAll("details[data-close-on-play]").forEach(function (panel) { panel.open = false; });
+    }
+    if (target.id === "entry-end") {
+      const end = target.querySelector(".endcard");
+      if (end && !ended) end.scrollIntoView({ block: "start" });
+      ended = end !== null;
+    }
+  });
+})();

@@ -1,0 +1,298 @@
+"""Moving a group: export to one JSON file, import by replaying every round through the services; a file
+whose figures differ from its replay is refused whole; an import touches no other group; a round trip
+SQLite → PostgreSQL gives identical totals and history."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Group, LedgerEntry, Role, RoundVersion, Session
+from tests.ledger.conftest import (
+    DIRECT_KONG,
+    DRAW_WITH_PIG,
+    KONG_THEN_GANG_SHANG_PAO,
+    SELF_DRAW_B,
+    client_for,
+    make_table,
+    make_user,
+    member_join,
+)
+from tests.ledger.test_guards import verify
+
+IDENTITY = ("id", "digest", "ledger_digest", "exported")  # this server's own: ids and seals
+
+
+@pytest.fixture
+def history(owner):
+    """A group with two sessions: one with coins, a correction, a void and re-settled coins, closed; one
+    without coins, still open, with a scorekeeper's round."""
+    group, first = make_table(owner, coins={"room_coefficient": 10, "starting_balances": [300, 100, 60, 0]})
+    rounds = [
+        services.round_record(actor=owner, session=first, body=body, idempotency_key=f"key-{n}")[0]
+        for n, body in enumerate((DIRECT_KONG, SELF_DRAW_B, KONG_THEN_GANG_SHANG_PAO, DRAW_WITH_PIG))
+    ]
+    services.round_correct(actor=owner, round_=rounds[1], body=KONG_THEN_GANG_SHANG_PAO)
+    services.round_void(actor=owner, round_=rounds[0])
+    services.session_close(actor=owner, session=first)
+    keeper = make_user("scorekeeper")
+    member_join(actor=owner, group=group, username="scorekeeper", role=Role.SCOREKEEPER)
+    second = services.session_start(
+        actor=owner,
+        group=group,
+        name="第二场",
+        player_ids=[seat.player_id for seat in first.seats.order_by("-seat")],
+        rules={"preset": "chengdu", "cap_multiplier": 8},
+    )
+    services.round_record(actor=keeper, session=second, body=SELF_DRAW_B)
+    return group
+
+
+def export(user: Any, group: Any) -> dict[str, Any]:
+    response = client_for(user).get(reverse("ledger:group-export", kwargs={"group_id": group.pk}))
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def import_file(user: Any, file: Any) -> Any:
+    return client_for(user).post(reverse("ledger:group-import"), file, format="json")
+
+
+def story(file: dict[str, Any]) -> dict[str, Any]:
+    """What must survive a move: everything but this server's ids and seals (seats become names)."""
+    names = {player["id"]: player["name"] for player in file["players"]}
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: strip(item) for key, item in value.items() if key not in IDENTITY}
+        if isinstance(value, list):
+            return [strip(item) for item in value]
+        return value
+
+    sessions = [{**strip(s), "seats": [names[player] for player in s["seats"]]} for s in file["sessions"]]
+    players = [{"name": player["name"], "created": player["created"]} for player in file["players"]]
+    return {"group": file["group"]["name"], "players": players, "sessions": sessions}
+
+
+def test_the_file_holds_every_session_round_and_version_with_who_and_when(owner, history):
+    file = export(owner, history)
+    assert (file["format"], file["version"]) == ("sczmj-group", 1)
+    assert set(file) >= {"group", "players", "members", "sessions"}
+    first, second = file["sessions"]
+    assert first["status"] == "closed" and first["coins"]["starting_balances"] == [300, 100, 60, 0]
+    assert [len(r["versions"]) for r in first["rounds"]] == [2, 2, 1, 2]  # void; correct; -; recoined
+    assert [v["kind"] for v in first["rounds"][0]["versions"]] == ["recorded", "voided"]
+    assert first["rounds"][3]["versions"][1]["kind"] == "recoined"
+    assert first["rounds"][0]["idempotency_key"] == "key-0"
+    assert second["rounds"][0]["versions"][0]["created_by"] == "scorekeeper"
+    assert first["rounds"][0]["versions"][0]["net"] == [0, -2, 2, 0]
+    assert first["rounds"][0]["versions"][1]["net"] is None
+    assert {m["username"]: m["role"] for m in file["members"]} == {
+        "owner": "owner",
+        "scorekeeper": "scorekeeper",
+    }
+
+
+def test_an_import_replays_the_file_into_a_new_group_of_the_caller(owner, history):
+    file = export(owner, history)
+    mover = make_user("mover")
+    response = import_file(mover, file)
+    assert response.status_code == 201, response.content
+    assert response.json()["role"] == "owner"
+    moved = Group.objects.get(pk=response.json()["id"])
+    assert list(moved.memberships.values_list("user__username", "role")) == [("mover", "owner")]
+    again = export(mover, moved)
+    assert story(again) == story(file)
+    assert again["sessions"][1]["rounds"][0]["versions"][0]["created_by"] == "scorekeeper"
+    assert "every hash chain holds" in verify("--group", str(moved.pk))
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        pytest.param(
+            lambda f: f["sessions"][0]["rounds"][2]["versions"][0].update(net=[0, 0, 0, 0]),
+            "sessions[0].rounds[2].versions[0].net",
+            id="a-version-net",
+        ),
+        pytest.param(
+            lambda f: f["sessions"][1]["totals"]["points"].reverse(),
+            "sessions[1].totals",
+            id="the-totals",
+        ),
+        pytest.param(
+            lambda f: f["sessions"][0]["rounds"][3]["versions"].pop(),
+            "sessions[0].rounds[3].versions",
+            id="a-recoined-version-left-out",
+        ),
+        pytest.param(
+            lambda f: f["sessions"][1]["rounds"][0]["versions"][0]["events"][0]["winners"][0].update(fan=4),
+            "sessions[1].rounds[0].versions[0].net",
+            id="events-that-settle-otherwise",
+        ),
+        pytest.param(
+            lambda f: f["sessions"][1]["rounds"][0]["versions"][0]["events"][0].update({"from": 1}),
+            "sessions[1].rounds[0].versions[0].events[0].winners[0].player",
+            id="events-the-engine-refuses",
+        ),
+        pytest.param(lambda f: f.update(format="csv"), "format", id="not-a-group-file"),
+        pytest.param(lambda f: f.update(version=2), "version", id="a-later-version"),
+        pytest.param(lambda f: f["sessions"][0]["seats"].pop(), "sessions[0].players", id="three-seats"),
+        pytest.param(
+            lambda f: f["sessions"][0]["rounds"][1].update(position=7),
+            "sessions[0].rounds[1].position",
+            id="a-gap-in-positions",
+        ),
+        pytest.param(
+            lambda f: f["players"][0].update(name="a\x00b"), "players[0].name", id="a-nul-in-a-name"
+        ),
+        pytest.param(
+            lambda f: f["sessions"][0]["rounds"][0].update(idempotency_key="k" * 256),
+            "sessions[0].rounds[0].idempotency_key",
+            id="a-key-too-long",
+        ),
+        pytest.param(
+            lambda f: f["sessions"][0]["rounds"][0]["versions"][0].update(created="yesterday"),
+            "sessions[0].rounds[0].versions[0].created",
+            id="a-time-that-is-not-one",
+        ),
+    ],
+)
+def test_a_file_that_does_not_replay_to_its_own_figures_is_refused_and_nothing_is_stored(
+    owner, history, change, field
+):
+    file = export(owner, history)
+    change(file)
+    before = (Group.objects.count(), Session.objects.count(), LedgerEntry.objects.count())
+    response = import_file(make_user("mover"), file)
+    assert response.status_code == 400, response.content
+    assert response.json()["field"] == field
+    assert (Group.objects.count(), Session.objects.count(), LedgerEntry.objects.count()) == before
+
+
+@pytest.mark.parametrize(
+    "body", [[], "x", {"format": "sczmj-group", "version": 1, "group": [], "sessions": []}]
+)
+def test_a_body_that_is_no_file_at_all_is_a_400(db, body):
+    response = import_file(make_user("mover"), body)
+    assert response.status_code == 400
+    assert response.json()["field"] in {"body", "group", "non_field_errors"}
+
+
+def test_only_an_owner_exports(owner, history):
+    url = reverse("ledger:group-export", kwargs={"group_id": history.pk})
+    keeper = history.memberships.get(role=Role.SCOREKEEPER).user
+    assert client_for(keeper).get(url).status_code == 403
+    assert client_for(make_user("stranger")).get(url).status_code == 404
+    assert (
+        client_for(make_user("nobody")).post(reverse("ledger:group-import"), {}, format="json").status_code
+        == 400
+    )
+
+
+def test_an_import_into_a_database_in_use_touches_no_other_group(owner, history):
+    def snapshot() -> Any:
+        return (
+            list(
+                LedgerEntry.objects.filter(session__group=history).values_list(
+                    "id", "points", "round_version"
+                )
+            ),
+            list(RoundVersion.objects.filter(round__session__group=history).values_list("id", "digest")),
+            list(
+                Session.objects.filter(group=history).values_list(
+                    "id", "status", "ledger_digest", "points_moved"
+                )
+            ),
+        )
+
+    before = snapshot()
+    file = export(owner, history)
+    assert import_file(owner, file).status_code == 201
+    assert snapshot() == before
+    assert "every hash chain holds" in verify()
+
+
+def test_the_commands_export_and_import_the_same_file(owner, history, tmp_path):
+    path = tmp_path / "group.json"
+    call_command("export_group", str(history.pk), output=path, stderr=StringIO())
+    make_user("mover")
+    call_command("import_group", str(path), owner="mover", stdout=StringIO())
+    moved = Group.objects.exclude(pk=history.pk).get()
+    assert story(export(moved.memberships.get().user, moved)) == story(json.loads(path.read_text()))
+    with pytest.raises(CommandError, match="No account is called 'nobody'"):
+        call_command("import_group", str(path), owner="nobody")
+    with pytest.raises(CommandError, match="There is no group 999999"):
+        call_command("export_group", "999999")
+    broken = copy.deepcopy(json.loads(path.read_text()))
+    broken["sessions"][0]["totals"]["house"] = 5
+    path.write_text(json.dumps(broken))
+    with pytest.raises(CommandError, match=r"sessions\[0\]\.totals"):
+        call_command("import_group", str(path), owner="mover")
+
+
+# --- SQLite → PostgreSQL ---------------------------------------------------------------------------------
+
+POSTGRES = os.environ.get("SCZMJ_MOVE_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+
+
+def _postgres_database() -> str | None:
+    """A fresh PostgreSQL database of this test's own, or None when no PostgreSQL answers."""
+    name = f"sczmj_move_{os.getpid()}"
+    try:
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True, connect_timeout=3) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name}")
+            admin.execute(f"CREATE DATABASE {name}")
+    except psycopg.Error:
+        return None
+    return name
+
+
+def _manage(database_url: str, *arguments: str) -> str:
+    environment = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "1"}
+    environment.pop("DJANGO_SETTINGS_MODULE", None)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the move starts from SQLite")
+def test_a_group_moved_from_sqlite_to_postgresql_keeps_its_totals_and_history(owner, history, tmp_path):
+    name = _postgres_database()
+    if name is None:
+        pytest.skip(f"no PostgreSQL answers at {POSTGRES}")
+    url = f"{POSTGRES}/{name}"
+    try:
+        out = tmp_path / "from-sqlite.json"
+        call_command("export_group", str(history.pk), output=out, stderr=StringIO())
+        _manage(url, "migrate", "-v", "0")
+        _manage(url, "create_account", "mover", "--password", "friday-night-mahjong")
+        _manage(url, "import_group", str(out), "--owner", "mover")
+        _manage(url, "verify_ledger")
+        back = tmp_path / "from-postgresql.json"
+        _manage(url, "export_group", "1", "--output", str(back))
+        original, moved = json.loads(out.read_text()), json.loads(Path(back).read_text())
+        assert [s["totals"] for s in moved["sessions"]] == [s["totals"] for s in original["sessions"]]
+        assert story(moved) == story(original)
+    finally:
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

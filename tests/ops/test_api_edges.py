@@ -1,0 +1,150 @@
+"""The API's edges: every 404 under /api/ in the one error shape, ``detail`` always English, tokens that
+can be revoked and can expire."""
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+PASSWORD = "a-long-pass-phrase"
+SHAPE = {"field", "detail", "detail_zh", "errors"}
+CJK = re.compile(r"[\u3400-\u9fff]")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_throttles")]
+
+
+@pytest.fixture
+def user() -> Any:
+    return get_user_model().objects.create_user(username="alice", password=PASSWORD)
+
+
+@pytest.fixture
+def client(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def token_of(username: str = "alice", password: str = PASSWORD) -> Any:
+    return APIClient().post(
+        "/api/v1/auth/token/", {"username": username, "password": password}, format="json"
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/groups/abc/",
+        "/api/v1/groups/1234567890123456789/",  # 19 digits: past the id converter
+        "/api/v1/groups/99/",  # a number, no such group
+        "/api/v1/sessions/-1/totals/",
+        "/api/v1/nope/",
+        "/api/nope",
+        "/api/v2/groups/",
+    ],
+)
+def test_every_404_under_api_is_json_in_the_one_shape(client, path):
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert set(body) == SHAPE
+    assert (body["field"], body["detail"], body["detail_zh"]) == ("path", "Not found.", "找不到该对象。")
+
+
+def test_a_page_404_stays_a_page(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en", None])
+@pytest.mark.parametrize(
+    ("path", "body", "field", "english"),
+    [
+        ("/api/v1/groups/", {}, "name", "This field is required."),
+        ("/api/v1/groups/", {"name": ""}, "name", "This field may not be blank."),
+        (
+            "/api/v1/groups/",
+            {"name": "x" * 101},
+            "name",
+            "Ensure this field has no more than 100 characters.",
+        ),
+        ("/api/v1/groups/", {"name": None}, "name", "This field may not be null."),
+        (
+            "/api/v1/accounts/",
+            {"username": "bob", "password": "123"},
+            "password",
+            "This password is too short.",
+        ),
+    ],
+)
+def test_detail_is_english_and_detail_zh_chinese_whatever_the_language(
+    client, language, path, body, field, english
+):
+    headers = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
+    answer = client.post(path, body, format="json", **headers).json()
+    assert answer["field"] == field
+    assert answer["detail"].startswith(english)
+    assert not CJK.search(answer["detail"]), answer["detail"]
+    assert not CJK.search(" ".join(answer["errors"][field]))
+    assert CJK.search(answer["detail_zh"]), answer["detail_zh"]
+
+
+def test_the_password_refusal_is_worded_in_both_languages(client):
+    answer = client.post("/api/v1/accounts/", {"username": "bob", "password": "123"}, format="json").json()
+    assert "This password is too common." in answer["detail"]
+    assert "密码" in answer["detail_zh"] and "password" not in answer["detail_zh"]
+
+
+def test_a_token_revoked_by_logging_out_no_longer_works(user):
+    key = token_of().json()["token"]
+    holder = APIClient(headers={"Authorization": f"Token {key}"})
+    assert holder.get("/api/v1/groups/").status_code == 200
+
+    assert holder.delete("/api/v1/auth/token/").status_code == 204
+    refused = holder.get("/api/v1/groups/")
+    assert refused.status_code == 401
+    assert set(refused.json()) == SHAPE
+    assert not Token.objects.filter(user=user).exists()
+    assert token_of().json()["token"] != key  # the next log-in issues a new one
+
+
+def test_logging_out_needs_the_token(user):
+    assert APIClient().delete("/api/v1/auth/token/").status_code == 401
+
+
+def test_a_stale_token_sent_with_a_log_in_does_not_refuse_it(user):
+    response = APIClient(headers={"Authorization": "Token not-a-token"}).post(
+        "/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}, format="json"
+    )
+    assert response.status_code == 200
+
+
+def test_tokens_never_expire_unless_the_setting_says_so(user, settings):
+    assert settings.API_TOKEN_MAX_AGE is None
+    key = token_of().json()["token"]
+    Token.objects.filter(key=key).update(created=timezone.now() - timedelta(days=3650))
+    assert APIClient(headers={"Authorization": f"Token {key}"}).get("/api/v1/groups/").status_code == 200
+
+
+def test_an_expired_token_is_refused_and_the_next_log_in_issues_a_new_one(user, settings):
+    settings.API_TOKEN_MAX_AGE = timedelta(days=30)
+    key = token_of().json()["token"]
+    holder = APIClient(headers={"Authorization": f"Token {key}"})
+    assert holder.get("/api/v1/groups/").status_code == 200
+
+    Token.objects.filter(key=key).update(created=timezone.now() - timedelta(days=30, seconds=1))
+    refused = holder.get("/api/v1/groups/")
+    assert refused.status_code == 401
+    assert refused.json()["field"] == "credentials"
+    assert refused.json()["detail"].startswith("The token has expired")
+    assert "过期" in refused.json()["detail_zh"]
+
+    fresh = token_of().json()["token"]
+    assert fresh != key
+    assert APIClient(headers={"Authorization": f"Token {fresh}"}).get("/api/v1/groups/").status_code == 200

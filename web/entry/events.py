@@ -1,0 +1,268 @@
+"""From the entry's taps to one settle event (the API's own event object) and its note.
+
+Whether an event is possible is the engine's call; this module only checks that a choice was made at all
+(a forgotten tap, ``ChoiceMissing``). A win or a ready hand entered with the quick picker (pattern chip,
+根, 天胡/地胡) goes to the engine as its final fan, computed by the engine's ``fan_of_pattern`` from the
+table's rules and the toggles; the note keeps what was tapped (``{"2": {"pattern": "qing_yi_se", "gen": 1}}``,
+keyed by seat) so the explanation is written again in the reader's language, not stored in the writer's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from calculator.engine import (
+    AFTER_KONG,
+    DISCARD,
+    LAST_TILE,
+    ROBBING,
+    SELF_DRAW,
+    EngineError,
+    ExtraScore,
+    PatternScore,
+    Rules,
+    fan_of_pattern,
+)
+from settlement.engine import NEAR_THE_END, DrawStatus, EventKind, KongKind
+from web.seats import SEATS, seat_number
+from web.tiles import melds_payload, parse_melds, tile_names
+
+EVENT_KINDS = tuple(EventKind)
+# The kinds in the order players meet them (暗杠 / 弯杠 / 明杠), not the engine's.
+KONG_KINDS = (KongKind.CONCEALED, KongKind.ADDED, KongKind.DIRECT)
+DRAW_STATUSES = tuple(DrawStatus)
+WIN_HOWS = ("self_draw", "discard", "robbing")
+TIAN_DI = ("tian_hu", "di_hu")
+# The quick picker's chips, the most common first (a page's choice of order, not a rule).
+QUICK_PATTERNS = (
+    "ping_hu",
+    "dui_dui_hu",
+    "qing_yi_se",
+    "qi_dui",
+    "long_qi_dui",
+    "qing_dui",
+    "jiang_dui",
+    "dai_yao_jiu",
+    "qing_qi_dui",
+    "qing_yao_jiu",
+    "qing_long_qi_dui",
+)
+MAX_GEN = 4
+# An escape with the tiles-left box empty: more than any wall holds, so nobody's readiness is asked for
+# and the history can tell that nobody counted.
+TILES_LEFT_NOT_COUNTED = 99
+TICKED = ("on", "true", "1")
+
+
+class ChoiceMissing(ValueError):
+    """A choice the entry needs before it can build an event (a forgotten tap), in the page's words."""
+
+    def __init__(self, field: str, message: Any):
+        super().__init__(str(message))
+        self.field = field
+        self.message = message
+
+
+def _count(raw: Any, default: int = 0) -> int:
+    """A small whole number from a box, or the default: "²" and a 5,000-digit string are not numbers."""
+    text = str(raw or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else default
+
+
+@dataclass(frozen=True, slots=True)
+class QuickEntry:
+    """A hand known by its pattern chip, 根 count and 天胡/地胡, as the quick picker entered it."""
+
+    pattern: str = "ping_hu"
+    gen: int = 0
+    tian_di: str = ""
+
+    @classmethod
+    def from_choices(cls, data: Mapping[str, Any], seat: int, prefix: str = "") -> QuickEntry:
+        pattern = data.get(f"{prefix}pattern_{seat}")
+        tian_di = data.get(f"{prefix}tiandi_{seat}")
+        return cls(
+            pattern=pattern if pattern in QUICK_PATTERNS else "ping_hu",
+            gen=min(_count(data.get(f"{prefix}gen_{seat}")), MAX_GEN),
+            tian_di=tian_di if tian_di in TIAN_DI else "",
+        )
+
+    @classmethod
+    def from_note(cls, raw: Any) -> QuickEntry | None:
+        if not isinstance(raw, Mapping) or raw.get("pattern") not in QUICK_PATTERNS:
+            return None
+        gen, tian_di = raw.get("gen"), raw.get("tian_di")
+        return cls(
+            pattern=str(raw["pattern"]),
+            gen=gen if isinstance(gen, int) and 0 <= gen <= MAX_GEN else 0,
+            tian_di=tian_di if tian_di in TIAN_DI else "",
+        )
+
+    def to_note(self) -> dict[str, Any]:
+        return {
+            "pattern": self.pattern,
+            "gen": self.gen,
+            **({"tian_di": self.tian_di} if self.tian_di else {}),
+        }
+
+    def scored(self, rules: Rules, situation: int) -> tuple[PatternScore, tuple[ExtraScore, ...], int]:
+        """The engine's reading: the pattern as reported, its extras, and the final fan."""
+        return fan_of_pattern(
+            rules, self.pattern, gen=self.gen, situation=situation, heavenly_key=self.tian_di or None
+        )
+
+
+HOW_BITS: Mapping[str, int] = {"self_draw": SELF_DRAW, "discard": DISCARD, "robbing": ROBBING}
+
+
+def win_situation(event: Mapping[str, Any]) -> int:
+    """The engine's situation bits of a win event: how it was won and the 杠上 / 海底 toggles."""
+    how = "robbing" if event.get("robbing_kong") else "self_draw" if event.get("from") is None else "discard"
+    return (
+        HOW_BITS[how]
+        | (AFTER_KONG if event.get("after_kong") else 0)
+        | (LAST_TILE if event.get("last_tile") else 0)
+    )
+
+
+def notes_of(note: str) -> dict[int, QuickEntry]:
+    """The quick entries a note keeps, by seat; an empty or foreign note has none."""
+    try:
+        value = json.loads(note) if note else {}
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    entries = {seat_number(key): QuickEntry.from_note(raw) for key, raw in value.items()}
+    return {seat: entry for seat, entry in entries.items() if seat is not None and entry is not None}
+
+
+def _note(entries: Mapping[int, QuickEntry]) -> str:
+    return json.dumps({str(seat): entry.to_note() for seat, entry in entries.items()}) if entries else ""
+
+
+def table_rules(rules: Mapping[str, Any]) -> Rules:
+    """The table's rules for the quick picker; rules the engine refuses are reported when settling."""
+    try:
+        return Rules.from_dict(dict(rules))
+    except EngineError:
+        return Rules()
+
+
+def _hand(data: Mapping[str, Any], prefix: str, seat: int, *, winning: bool) -> dict[str, Any] | None:
+    """Tiles entered for a seat, as the API's ``hand``; in a winning hand the last tile is the winning one."""
+    concealed = str(data.get(f"{prefix}tiles_{seat}", "")).strip()
+    if not concealed:
+        return None
+    melds = melds_payload(parse_melds(str(data.get(f"{prefix}melds_{seat}", "")), f"{prefix}melds_{seat}"))
+    hand: dict[str, Any] = {"concealed": concealed, "melds": melds}
+    if winning:
+        tiles = tile_names(concealed, f"{prefix}tiles_{seat}")
+        hand.update(concealed=list(tiles[:-1]), win_tile=tiles[-1] if tiles else "")
+    return hand
+
+
+def _kong(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+    player = seat_number(data.get("kong_player"))
+    if player is None:
+        raise ChoiceMissing("kong_player", _("Choose who made the kong."))
+    kind = data.get("kong_kind")
+    if kind not in KongKind:
+        raise ChoiceMissing("kong_kind", _("Choose the kind of kong."))
+    event: dict[str, Any] = {"type": "kong", "player": player, "kind": kind}
+    if kind == KongKind.DIRECT:
+        feeder = seat_number(data.get("kong_from"))
+        if feeder is None:
+            raise ChoiceMissing("kong_from", _("Choose who discarded the tile for the direct kong."))
+        event["from"] = feeder
+    return event, ""
+
+
+def _win(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+    winners = [seat for seat in SEATS if data.get(f"winner_{seat}") in TICKED]
+    if not winners:
+        raise ChoiceMissing("winners", _("Choose who won."))
+    how, _sep, whose = str(data.get("win_how", "")).partition(":")
+    if how not in WIN_HOWS or (how != "self_draw" and seat_number(whose) is None):
+        raise ChoiceMissing(
+            "win_how", _("Choose how it was won: self-draw, on whose discard, or whose kong.")
+        )
+    event: dict[str, Any] = {
+        "type": "win",
+        "from": seat_number(whose) if how != "self_draw" else None,
+        "after_kong": data.get("after_kong") in TICKED,
+        "last_tile": data.get("last_tile") in TICKED,
+        "winners": [],
+    }
+    if how == "robbing":
+        event["robbing_kong"] = True
+    quick: dict[int, QuickEntry] = {}
+    for seat in winners:
+        entry: dict[str, Any] = {"player": seat}
+        hand = _hand(data, "", seat, winning=True)
+        if hand is not None:
+            entry["hand"] = hand
+        else:
+            quick[seat] = QuickEntry.from_choices(data, seat)
+            entry["fan"] = quick[seat].scored(rules, win_situation(event))[2]
+        tian_di = QuickEntry.from_choices(data, seat).tian_di
+        if tian_di:
+            entry[tian_di] = True
+        event["winners"].append(entry)
+    return event, _note(quick)
+
+
+def _readiness(
+    data: Mapping[str, Any], rules: Rules, seats: tuple[int, ...]
+) -> tuple[list[dict[str, Any]], dict[int, QuickEntry]]:
+    """Each seat's 花猪 / 没叫 / 有叫 at a draw (or an escape near the end); 有叫 with its best fan."""
+    players, quick = [], {}
+    for seat in seats:
+        hand = _hand(data, "draw", seat, winning=False)
+        if hand is not None:
+            players.append({"player": seat, "hand": hand})
+            continue
+        status = data.get(f"draw_{seat}")
+        if status not in DrawStatus:
+            raise ChoiceMissing(
+                f"draw_{seat}", _("Say for every player still in the hand: 花猪, 没叫 or 有叫.")
+            )
+        entry: dict[str, Any] = {"player": seat, "status": status}
+        if status == DrawStatus.READY:
+            quick[seat] = QuickEntry.from_choices(data, seat, prefix="draw")
+            entry["fan"] = quick[seat].scored(rules, 0)[2]
+        players.append(entry)
+    return players, quick
+
+
+def _draw(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+    players, quick = _readiness(data, rules, active)
+    return {"type": "draw", "players": players}, _note(quick)
+
+
+def _escape(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+    player = seat_number(data.get("escape_player"))
+    if player is None:
+        raise ChoiceMissing("escape_player", _("Choose who left."))
+    tiles_left = _count(data.get("tiles_left"), TILES_LEFT_NOT_COUNTED)
+    event: dict[str, Any] = {"type": "escape", "player": player, "tiles_left": tiles_left}
+    quick: dict[int, QuickEntry] = {}
+    if tiles_left <= NEAR_THE_END:  # RULES.md 6: this near the end, the others' readiness counts
+        event["players"], quick = _readiness(data, rules, tuple(seat for seat in active if seat != player))
+    return event, _note(quick)
+
+
+BUILDERS = {EventKind.KONG: _kong, EventKind.WIN: _win, EventKind.DRAW: _draw, EventKind.ESCAPE: _escape}
+
+
+def build_event(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+    """The API event the entry's choices describe, and its note (the quick picker's taps, by seat)."""
+    builder = BUILDERS.get(str(data.get("ev_type")))
+    if builder is None:
+        raise ChoiceMissing("ev_type", _("Choose what happened: kong, win, draw or escape."))
+    return builder(data, rules, active)

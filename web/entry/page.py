@@ -1,0 +1,308 @@
+"""The entry's view code: one function answers every tap of every page that enters a hand.
+
+A page gives ``entry_response`` its request, its ``HandStore`` and its template (which extends
+``base.html`` and includes ``web/entry/_entry.html``). The answer to a tap is the part that changed:
+
+- ``preview`` (sent by every change of a choice): the action bar only, with the points the event would
+  bring or what is still missing.
+- ``record``, ``undo``, ``redo``, ``next``: ``web/entry/_update.html``, the action bar plus the header, the
+  seats, this hand's events and the end card swapped out of band; ``entry.js`` resets the choices and greys
+  out the seats the hand no longer offers. The form itself (chips, picker) is never sent again.
+- Without JavaScript a write redirects to the page (so a reload never repeats it) and a refusal or a
+  preview renders the whole page, with a 400 for a refusal.
+
+A stale revision (another phone wrote first) answers with the current hand and a short message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.http import HttpResponse, HttpResponseRedirect, QueryDict
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+
+from calculator.engine import PATTERN_BY_KEY, EngineError
+from settlement.engine import NEAR_THE_END, settle_from_payload
+from web.htmx import HtmxHttpRequest
+from web.language import in_language, page_language
+from web.seats import SEATS, SeatChoices, SeatView, seat_choices
+from web.tiles import meld_tools, picker_config_json, picker_rows
+
+from .events import (
+    DRAW_STATUSES,
+    EVENT_KINDS,
+    KONG_KINDS,
+    MAX_GEN,
+    QUICK_PATTERNS,
+    TICKED,
+    ChoiceMissing,
+    build_event,
+    table_rules,
+)
+from .explain import EVENT_LABELS, KONG_LABELS, STATUS_LABELS, EventView, end_reason, event_views
+from .store import Hand, HandStore, Recorded, StaleHand
+
+WRITES = ("record", "undo", "redo", "next")
+
+
+def settle(hand: Hand, events: tuple[dict[str, Any], ...] | None = None) -> dict[str, Any]:
+    return settle_from_payload(hand.settle_body(events)).to_dict()
+
+
+def robbed_kong_undone(hand: Hand, event: Mapping[str, Any]) -> bool:
+    """Whether a robbing win takes back the added kong that is the hand's last event.
+
+    RULES.md 4.5: a robbed kong is void and is not a kong event. At the table the 弯杠 is recorded as it
+    is declared (three taps), before anyone says 抢杠, so the entry undoes that kong before the win.
+    """
+    last = hand.events[-1] if hand.events else {}
+    return bool(
+        event.get("robbing_kong")
+        and last.get("type") == "kong"
+        and last.get("kind") == "added"
+        and last.get("player") == event.get("from")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One render of the entry: the hand, the engine's settlement of it, and what the tap brought."""
+
+    hand: Hand
+    result: dict[str, Any] | None
+    finished: Hand | None = None  # the hand the end card explains
+    finished_result: dict[str, Any] | None = None
+    error: str = ""
+    notice: str = ""
+    preview: tuple[EventView, ...] = ()
+    hint: str = ""
+
+
+def board_of(hand: Hand, finished: Hand | None = None, **extra: Any) -> Board:
+    """The hand settled by the engine; a hand it no longer accepts (rules changed) shows its message."""
+    try:
+        result: dict[str, Any] | None = settle(hand)
+    except EngineError as error:
+        return Board(hand, None, error=error.localized(page_language()), **extra)
+    if finished is None and result and result["finished"]:
+        finished = hand
+    finished_result = result if finished is hand else settle(finished) if finished else None
+    return Board(hand, result, finished, finished_result, **extra)
+
+
+def seats_of(hand: Hand, result: Mapping[str, Any] | None) -> tuple[SeatView, ...]:
+    state = result["state"] if result else {"winners": [], "escaped": []}
+    net = result["net"] if result else [0] * len(SEATS)
+    return tuple(
+        SeatView(
+            seat=seat,
+            name=hand.names[seat],
+            dealer=seat == hand.dealer,
+            won=seat in state["winners"],
+            escaped=seat in state["escaped"],
+            net=net[seat],
+            total=hand.totals[seat] + net[seat],
+            void=hand.void_suits[seat],
+        )
+        for seat in SEATS
+    )
+
+
+def choice_rows(seats: tuple[SeatView, ...], choices: Mapping[str, Any]) -> dict[str, SeatChoices]:
+    """Every row of seat choices of the entry, re-checked from the posted choices (no-JS renders)."""
+    how = str(choices.get("win_how", ""))
+    winner = {seat.seat: choices.get(f"winner_{seat.seat}") in TICKED for seat in seats}
+
+    def radio(name: str) -> SeatChoices:
+        return seat_choices(seats, name=name, chosen=lambda seat: choices.get(name) == str(seat.seat))
+
+    def claim(kind: str) -> SeatChoices:
+        """点炮 by / 抢杠 of: a seat ticked as a winner cannot also be the one who discarded."""
+        return seat_choices(
+            seats,
+            name="win_how",
+            value=lambda seat: f"{kind}:{seat.seat}",
+            chosen=lambda seat: how == f"{kind}:{seat.seat}",
+            disabled=lambda seat: not seat.active or winner[seat.seat],
+        )
+
+    return {
+        "kong_player": radio("kong_player"),
+        "kong_from": radio("kong_from"),
+        "winners": seat_choices(
+            seats,
+            name=lambda seat: f"winner_{seat.seat}",
+            value=lambda seat: "on",
+            chosen=lambda seat: winner[seat.seat],
+            input_type="checkbox",
+        ),
+        "discard": claim("discard"),
+        "robbing": claim("robbing"),
+        "escape_player": radio("escape_player"),
+    }
+
+
+def seat_forms(
+    seats: tuple[SeatView, ...], choices: Mapping[str, Any]
+) -> list[tuple[SeatView, dict[str, str]]]:
+    """Each seat with its entries of the event being entered (``pattern_2`` …), for a no-JS re-render."""
+    names = (
+        "pattern",
+        "gen",
+        "tiandi",
+        "tiles",
+        "melds",
+        "draw",
+        "drawpattern",
+        "drawgen",
+        "drawtiles",
+        "drawmelds",
+    )
+    return [(seat, {name: str(choices.get(f"{name}_{seat.seat}", "")) for name in names}) for seat in seats]
+
+
+def entry_context(board: Board, choices: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """What ``web/entry/_entry.html`` and ``_update.html`` render."""
+    hand, result = board.hand, board.result
+    seats = seats_of(hand, result)
+    rules = table_rules(hand.rules)
+    finished = board.finished
+    finished_seats = seats_of(finished, board.finished_result) if finished else ()
+    return {
+        "hand": hand,
+        "result": result,
+        "seats": seats,
+        "out_seats": " ".join(str(seat.seat) for seat in seats if not seat.active),
+        "rows": choice_rows(seats, choices),
+        "seat_forms": seat_forms(seats, choices),
+        "choices": choices,
+        "events": event_views(result, hand.notes, hand.names, rules, language) if result else (),
+        "error": board.error,
+        "notice": board.notice,
+        "preview": board.preview,
+        "hint": board.hint,
+        "finished": finished,
+        "finished_seats": finished_seats,
+        "finished_events": (
+            event_views(
+                board.finished_result, finished.notes, finished.names, table_rules(finished.rules), language
+            )
+            if finished and board.finished_result
+            else ()
+        ),
+        "end_reason": end_reason(board.finished_result, finished.names)
+        if finished and board.finished_result
+        else "",
+        "next_dealer": next_dealer_name(board),
+        "dealer_name": hand.names[hand.dealer],
+        "event_kinds": [(kind, EVENT_LABELS[kind]) for kind in EVENT_KINDS],
+        "kong_kinds": [(kind, KONG_LABELS[kind]) for kind in KONG_KINDS],
+        "draw_statuses": [(status, STATUS_LABELS[status]) for status in DRAW_STATUSES],
+        "patterns": [(key, in_language(PATTERN_BY_KEY[key], language)) for key in QUICK_PATTERNS],
+        "gens": range(MAX_GEN + 1),
+        "near_the_end": NEAR_THE_END,
+        "picker_rows": picker_rows({}),
+        "picker_config": picker_config_json(),
+        "meld_kinds": meld_tools(),
+    }
+
+
+def next_dealer_name(board: Board) -> str | None:
+    """Who deals next, as the engine suggests it (or the new hand's dealer once a store has started it)."""
+    if board.finished is None or board.finished_result is None:
+        return None
+    if board.finished is not board.hand:
+        return board.hand.names[board.hand.dealer]
+    seat = board.finished_result["next_dealer"]
+    return board.hand.names[seat] if seat is not None else None
+
+
+def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language: str) -> Board:
+    """The points the event being entered would bring, or what it still lacks; nothing is written."""
+    board = board_of(hand)
+    if board.result is None or board.finished is not None:
+        return board
+    try:
+        event, note = build_event(choices, table_rules(hand.rules), tuple(board.result["state"]["active"]))
+        base = hand.events[:-1] if robbed_kong_undone(hand, event) else hand.events
+        notes = hand.notes[: len(base)]
+        longer = replace(hand, events=(*base, event), notes=(*notes, note))
+        views = event_views(settle(longer), longer.notes, longer.names, table_rules(hand.rules), language)
+    except ChoiceMissing as missing:
+        return replace(board, hint=str(missing.message))
+    except EngineError as error:
+        return replace(board, error=error.localized(language))
+    return replace(board, preview=views[-1:])
+
+
+def _record(store: HandStore, hand: Hand, choices: Mapping[str, Any], revision: int, language: str) -> Board:
+    board = board_of(hand)
+    if board.result is None:
+        return board
+    try:
+        event, note = build_event(choices, table_rules(hand.rules), tuple(board.result["state"]["active"]))
+        if robbed_kong_undone(hand, event):
+            revision = store.undo(revision=revision).revision
+        recorded: Recorded = store.record(event, note, revision=revision)
+    except ChoiceMissing as missing:
+        return replace(board, error=str(missing.message))
+    except EngineError as error:
+        return replace(board_of(store.load()), error=error.localized(language))
+    return board_of(recorded.hand, recorded.finished)
+
+
+ACTIONS: Mapping[str, Callable[[HandStore, int], Hand]] = {
+    "undo": lambda store, revision: store.undo(revision=revision),
+    "redo": lambda store, revision: store.redo(revision=revision),
+    "next": lambda store, revision: store.next_hand(revision=revision),
+}
+
+
+def posted_revision(data: Mapping[str, Any], hand: Hand) -> int:
+    raw = str(data.get("revision", ""))
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else hand.revision
+
+
+def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str) -> Board:
+    """Carry out one tap on the store; a stale revision or a refusal leaves the hand as it is."""
+    hand = store.load()
+    revision = posted_revision(data, hand)
+    try:
+        if action == "preview":
+            return _preview(store, hand, data, language)
+        if action == "record":
+            return _record(store, hand, data, revision, language)
+        if action in ACTIONS:
+            return board_of(ACTIONS[action](store, revision))
+    except StaleHand as stale:
+        return board_of(stale.current, notice=_("Someone else changed this hand first: here it is now."))
+    except EngineError as error:
+        return replace(board_of(store.load()), error=error.localized(language))
+    return board_of(hand)
+
+
+def entry_response(
+    request: HtmxHttpRequest,
+    store: HandStore,
+    *,
+    template: str,
+    context: Callable[[Board], Mapping[str, Any]] = lambda board: {},
+) -> HttpResponse:
+    """The page (GET), or the answer to one tap (POST ``action``): see the module docstring."""
+    language = page_language()
+    data = request.POST if request.method == "POST" else QueryDict()
+    action = str(data.get("action", "")) if request.method == "POST" else ""
+    board = apply(store, action, data, language) if action else board_of(store.load())
+    failed = bool(board.error) and action in WRITES
+    if not request.htmx and action in WRITES and not failed:
+        return HttpResponseRedirect(request.get_full_path(), status=303)
+    choices = data if failed or action == "preview" else QueryDict()
+    page = {**entry_context(board, choices, language), "entry_url": request.path, **context(board)}
+    if request.htmx and (action == "preview" or failed):
+        return TemplateResponse(request, "web/entry/_entry.html#bar", page)
+    if request.htmx and action:
+        return TemplateResponse(request, "web/entry/_update.html", page)
+    return TemplateResponse(request, template, page, status=400 if failed else 200)
