@@ -9,6 +9,7 @@ version's rows; no entry is ever updated or deleted, and totals stay plain sums 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, NoReturn
 
 from django.conf import settings
@@ -427,3 +428,89 @@ class WinRecord(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"round {self.round_id} v{self.version}: player {self.winner_id} won {self.fan} fan"
+
+
+# --- invites: membership by consent ----------------------------------------------------------------------
+
+
+INVITE_ROLES = (Role.VIEWER, Role.SCOREKEEPER)
+INVITE_ROLE_CHOICES = [(role.value, role.label) for role in INVITE_ROLES]
+
+
+class SessionInvite(models.Model):
+    """A link to one session's table: its opener watches it live (viewer) or joins the group to keep score.
+
+    The link carries ``token`` alone (256 random bits), never an id, so links cannot be enumerated. An
+    invite stops working when it expires or is revoked; the row stays, so the link can say which.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="invites")
+    role = models.CharField(max_length=12, choices=Role.choices)
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(role__in=INVITE_ROLES), name="invite_role_viewer_or_scorekeeper"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.role} invite to {self.session_id}"
+
+    def state(self, now: datetime) -> str:
+        """``active``, or why the link no longer works: ``revoked`` (checked first) or ``expired``."""
+        if self.revoked_at is not None:
+            return "revoked"
+        return "expired" if self.expires_at <= now else "active"
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    ACCEPTED = "accepted", "accepted"
+    DECLINED = "declined", "declined"  # by the account asked, or withdrawn by an owner
+
+
+class GroupInvitation(models.Model):
+    """An owner's request that an account join a group: nothing changes until that account accepts."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=12, choices=Role.choices)
+    status = models.CharField(
+        max_length=8, choices=InvitationStatus.choices, default=InvitationStatus.PENDING
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    answered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = (
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="invitation_role_known"),
+            models.CheckConstraint(
+                condition=Q(status__in=InvitationStatus.values), name="invitation_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status=InvitationStatus.PENDING, answered__isnull=True)
+                | (~Q(status=InvitationStatus.PENDING) & Q(answered__isnull=False)),
+                name="invitation_answered_iff_not_pending",
+            ),
+            models.UniqueConstraint(
+                fields=("group", "user"),
+                condition=Q(status=InvitationStatus.PENDING),
+                name="invitation_one_pending_per_group_and_user",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to {self.group} as {self.role} ({self.status})"
