@@ -50,6 +50,17 @@ class RoundVoidedError(LedgerRefusal):
         )
 
 
+class StaleRoundError(LedgerRefusal):
+    """A correction made on a version of the round that is no longer its current one."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "version",
+            "Someone else changed this hand while you were correcting it: here it is as it stands now.",
+            "你更正期间这一手已被别人改过，下面是它现在的样子。",
+        )
+
+
 class IdempotencyKeyReusedError(LedgerRefusal):
     """The same Idempotency-Key sent again with a different round (RFC draft: 422)."""
 
@@ -62,6 +73,29 @@ class IdempotencyKeyReusedError(LedgerRefusal):
             "send a new key for a new round.",
             "这个 Idempotency-Key 已用于本场的另一局：新的一局请使用新的 key。",
         )
+
+
+class InvitationAnsweredError(LedgerRefusal):
+    """An invitation to a group is answered once: accepted or declined, it cannot be answered again."""
+
+    def __init__(self) -> None:
+        super().__init__("invitation", "This invitation has already been answered.", "这个邀请已经答复过了。")
+
+
+INVITE_REFUSALS = {
+    "revoked": ("This invite link was revoked.", "这个邀请链接已被撤销。"),
+    "expired": ("This invite link has expired.", "这个邀请链接已过期。"),
+}
+
+
+class InviteUnusableError(LedgerRefusal):
+    """A revoked or expired invite link (410 Gone: it existed, it will not work again)."""
+
+    status_code = status.HTTP_410_GONE
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__("invite", *INVITE_REFUSALS[reason])
 
 
 class HandConflict(LedgerRefusal):

@@ -11,7 +11,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import BigIntegerField, Count, F, JSONField, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    F,
+    JSONField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.shortcuts import get_object_or_404
 
 from calculator.engine import rules_from
@@ -21,13 +33,16 @@ from .models import (
     SEATS,
     CoinEntry,
     Group,
+    GroupInvitation,
     HandInProgress,
+    InvitationStatus,
     LedgerEntry,
     Membership,
     Player,
     Round,
     RoundVersion,
     Session,
+    SessionInvite,
     SessionSeat,
     SessionStatus,
     WinRecord,
@@ -86,6 +101,43 @@ def group_players(group: Group) -> QuerySet[Player]:
 
 def group_sessions(group: Group) -> QuerySet[Session]:
     return Session.objects.filter(group=group).prefetch_related("seats__player").order_by("-id")
+
+
+# --- invites -----------------------------------------------------------------------------------------
+
+
+def session_invites(session: Session) -> QuerySet[SessionInvite]:
+    """A session's links, newest first (who may see them is the services' call: they grant access)."""
+    return SessionInvite.objects.filter(session=session).select_related("created_by").order_by("-id")
+
+
+def invite_get(*, user: AbstractBaseUser, invite_id: int) -> SessionInvite:
+    return get_object_or_404(
+        SessionInvite.objects.filter(session__group__memberships__user=user).select_related("session__group"),
+        pk=invite_id,
+    )
+
+
+def invite_by_token(token: str) -> SessionInvite:
+    """The invite a link names, whoever opens it: the token is the only key (404 when unknown)."""
+    return get_object_or_404(
+        SessionInvite.objects.select_related("session__group", "created_by"), token=token
+    )
+
+
+def invitations_for(user: AbstractBaseUser) -> QuerySet[GroupInvitation]:
+    """Invitations waiting for ``user``'s answer, newest first."""
+    return (
+        GroupInvitation.objects.filter(user=user, status=InvitationStatus.PENDING)
+        .select_related("group", "invited_by", "user")
+        .order_by("-id")
+    )
+
+
+def invitation_get(*, user: AbstractBaseUser, invitation_id: int) -> GroupInvitation:
+    """An invitation addressed to ``user`` or to a group of his (an owner may withdraw it); else 404."""
+    visible = GroupInvitation.objects.filter(Q(user=user) | Q(group__memberships__user=user)).distinct()
+    return get_object_or_404(visible.select_related("group", "invited_by", "user"), pk=invitation_id)
 
 
 # --- a session ---------------------------------------------------------------------------------------
@@ -189,10 +241,10 @@ def session_settle_up(session: Session) -> dict[str, Any]:
     for payment in settle_up(balances):
         payments.append(
             {
-                "from": _party(payment.frm),
-                "from_name": _party_name(payment.frm, names),
-                "to": _party(payment.to),
-                "to_name": _party_name(payment.to, names),
+                "from": _party(payment.payer),
+                "from_name": _party_name(payment.payer, names),
+                "to": _party(payment.payee),
+                "to_name": _party_name(payment.payee, names),
                 "amount": payment.amount,
             }
         )
@@ -253,6 +305,22 @@ def _round_coins(seat: int) -> Subquery:
 
 def iter_round_net(session: Session) -> Iterator[Round]:
     return round_net(session).iterator(chunk_size=100)
+
+
+def session_history(session: Session) -> list[Round]:
+    """Every round of the session, newest first, each with its versions (oldest first) and their creators:
+    what the history page explains. Two queries."""
+    versions = RoundVersion.objects.select_related("created_by").order_by("version")
+    return list(
+        Round.objects.filter(session=session)
+        .prefetch_related(Prefetch("versions", queryset=versions))
+        .order_by("-position")
+    )
+
+
+def session_round_get(*, session: Session, round_id: int) -> Round:
+    """One round of ``session`` (already scoped to the user's groups): 404 for any other id."""
+    return get_object_or_404(Round.objects.select_related("session__group"), session=session, pk=round_id)
 
 
 # --- the hand in progress ---------------------------------------------------------------------------

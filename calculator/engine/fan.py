@@ -241,8 +241,12 @@ class Wait:
 # What scoring needs from one Rules value, computed once per Rules object.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Scoring:
+    """The compiled view of one ``Rules`` value (its choice tables and switched-on extras, never changed)
+    and two memo tables filled as hands are scored: the extras of each situation, the value of each wait.
+    Not frozen, because those memos grow in place; shared by every hand scored under equal rules."""
+
     rules: Rules
     choices: tuple[Choice, ...]
     # the best reading for each (standard fact mask, tile facts): index mask + 16 * (tile_bits >> 3)
