@@ -12,6 +12,8 @@ urlpatterns = [
     path("", include("ledger.pages.home")),
     path("", include("ledger.pages.group")),
     path("", include("ledger.pages.start")),
+    path("", include("ledger.pages.session")),
+    path("", include("ledger.pages.evening")),
     path("", include("pwa.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
