@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from .models import (
     CoinEntry,
     Group,
+    HandInProgress,
     LedgerEntry,
     Membership,
     Player,
@@ -127,3 +128,11 @@ class CoinEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 class WinRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("id", "session", "round", "version", "winner", "discarder", "self_draw", "fan")
     list_select_related = ("session", "round", "winner", "discarder")
+
+
+@admin.register(HandInProgress)
+class HandInProgressAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Viewable only: a change here would bypass the revision every phone at the table relies on."""
+
+    list_display = ("session", "number", "dealer", "revision", "updated")
+    list_select_related = ("session",)

@@ -1,4 +1,5 @@
-"""The ledger's refusals that are not bad input: a closed session, a reused idempotency key.
+"""The ledger's refusals that are not bad input: a closed session, a reused idempotency key, a hand in
+progress changed by someone else.
 
 They carry the same body shape as ``EngineError.to_dict()`` (field, detail, detail_zh, errors), so a
 client parses every error of the API one way.
@@ -25,6 +26,10 @@ class LedgerRefusal(APIException):
 
     def __str__(self) -> str:
         return self.message
+
+    def localized(self, language: str) -> str:
+        """The message in ``language`` (a Django language code), as ``EngineError.localized`` gives it."""
+        return self.message_zh if language.lower().startswith("zh") else self.message
 
 
 class SessionClosedError(LedgerRefusal):
@@ -56,4 +61,43 @@ class IdempotencyKeyReusedError(LedgerRefusal):
             "This Idempotency-Key was already used for a different round in this session: "
             "send a new key for a new round.",
             "这个 Idempotency-Key 已用于本场的另一局：新的一局请使用新的 key。",
+        )
+
+
+class HandConflict(LedgerRefusal):
+    """A write the hand in progress cannot take as it stands now; the API answers 409 with the current
+    hand beside the error, a page shows it with the message."""
+
+
+class StaleHandError(HandConflict):
+    """The writer saw an older revision: someone else changed the hand (or the session's ledger) since."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "revision",
+            "Someone else changed this hand in the meantime: here it is as it stands now.",
+            "这一手刚被别人改过，下面是最新的情况。",
+        )
+
+
+class NothingToUndoError(HandConflict):
+    def __init__(self) -> None:
+        super().__init__(
+            "events",
+            "This hand has no event to undo; a finished hand is corrected from the history.",
+            "这一手还没有可撤销的记录；已结束的一手请在历史里更正。",
+        )
+
+
+class NothingToRedoError(HandConflict):
+    def __init__(self) -> None:
+        super().__init__("undone", "There is no undone event to redo.", "没有可重做的记录。")
+
+
+class HandStartedError(HandConflict):
+    def __init__(self) -> None:
+        super().__init__(
+            "events",
+            "The dealer and void suits are set before the hand's first event: undo its events first.",
+            "庄家和定缺要在这一手的第一条记录之前设定：请先撤销已记录的内容。",
         )

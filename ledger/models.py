@@ -192,6 +192,9 @@ class RoundVersion(models.Model):
     void_suits = models.JSONField(null=True, blank=True)
     events = models.JSONField()
     result = models.JSONField(null=True, blank=True)  # the settle response; null for a void
+    # One per event: how the page entered it (the quick picker's taps), so the history explains the hand
+    # as the page did when it was recorded; null or "" for none, and empty for rounds sent by the API.
+    notes = models.JSONField(default=list, blank=True)
     coin_balances_before = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -218,6 +221,43 @@ class RoundVersion(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id} v{self.version} ({self.kind})"
+
+
+class HandInProgress(models.Model):
+    """The hand being played at a session's table: a working area beside the ledger, not money yet.
+
+    Its events are settled afresh on every read (the preview). When an event finishes the hand, the hand
+    becomes a ``Round`` in the same transaction and this row starts the next one, so a session has one row
+    all evening. ``revision`` grows with every change of the hand and of the session's ledger (a round
+    recorded, corrected or voided, the session closed): a writer who saw an older revision is refused, and a
+    poller learns from one indexed read whether anything changed.
+    """
+
+    session = models.OneToOneField(Session, on_delete=models.CASCADE, related_name="hand")
+    number = models.PositiveIntegerField()  # the position its round will take (第N手)
+    dealer = models.PositiveSmallIntegerField()
+    void_suits = models.JSONField(null=True, blank=True)
+    events = models.JSONField(default=list)  # settle events, in the order they happened
+    notes = models.JSONField(default=list)  # one per event: the words the scorekeeper saw, or null
+    undone = models.JSONField(
+        default=list
+    )  # [{"event", "note"}], most recently undone last: what redo replays
+    revision = models.PositiveIntegerField(default=0)
+    # The last write, so that its retry is answered instead of applied again (or refused as stale).
+    last_key = models.CharField(max_length=300, null=True, blank=True)  # noqa: DJ001
+    last_fingerprint = models.CharField(max_length=64, blank=True)
+    last_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "hands in progress"
+        constraints = (
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_from_one"),
+            models.CheckConstraint(condition=Q(dealer__gte=0, dealer__lt=SEATS), name="hand_dealer_seat"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.session} hand {self.number} (revision {self.revision})"
 
 
 class AppendOnlyQuerySet(models.QuerySet):

@@ -14,12 +14,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import BigIntegerField, Count, F, JSONField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.shortcuts import get_object_or_404
 
-from settlement.engine import settle_up
+from calculator.engine import rules_from
+from settlement.engine import RoundResult, settle_round, settle_up
 
 from .models import (
     SEATS,
     CoinEntry,
     Group,
+    HandInProgress,
     LedgerEntry,
     Membership,
     Player,
@@ -149,6 +151,33 @@ def session_totals(session: Session) -> SessionTotals:
     )
 
 
+def coin_balances(session: Session, *, before: int | None = None) -> list[int] | None:
+    """The coin balances a round is settled against: the starting balances plus the coins of every round
+    before position ``before`` (of every round when None: a new round comes last). None without coins."""
+    if not session.coins_enabled:
+        return None
+    entries = CoinEntry.objects.filter(session=session, is_house=False)
+    if before is not None:
+        entries = entries.filter(round__position__lt=before)
+    moved = dict(entries.values_list("seat").annotate(total=Sum("coins")).values_list("seat", "total"))
+    return [
+        int(start) + int(moved.get(seat) or 0) for seat, start in enumerate(session.starting_balances or ())
+    ]
+
+
+def session_settle(
+    session: Session, *, dealer: object, void_suits: object, events: object, coins_before: list[int] | None
+) -> RoundResult:
+    """Settle events by the session's stored rules (and its coins against ``coins_before``): the one call
+    behind recording, correcting, re-coining and the preview of the hand in progress."""
+    coins = None
+    if coins_before is not None:
+        coins = {"balances": coins_before, "room_coefficient": session.room_coefficient}
+    return settle_round(
+        dealer=dealer, events=events, rules=rules_from(session.rules), void_suits=void_suits, coins=coins
+    )
+
+
 def session_settle_up(session: Session) -> dict[str, Any]:
     """Who pays whom to bring every total to zero; burned points appear as a payment to the house."""
     totals = session_totals(session)
@@ -224,6 +253,82 @@ def _round_coins(seat: int) -> Subquery:
 
 def iter_round_net(session: Session) -> Iterator[Round]:
     return round_net(session).iterator(chunk_size=100)
+
+
+# --- the hand in progress ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """The hand in progress as a table sees it: its events and notes, and ``result``, the engine's
+    settlement of the events so far (``preview`` is its JSON, the settle response)."""
+
+    session_id: int
+    number: int
+    dealer: int
+    void_suits: list[str | None] | None
+    events: tuple[Any, ...]
+    notes: tuple[str | None, ...]
+    revision: int
+    can_redo: bool
+    result: RoundResult
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.events)
+
+    @property
+    def preview(self) -> dict[str, Any]:
+        return self.result.to_dict()
+
+
+def session_hand(session: Session) -> HandState:
+    """The session's hand in progress with its preview (with coins on, settled against the balances now)."""
+    hand = hand_row(session)
+    result = session_settle(
+        session,
+        dealer=hand.dealer,
+        void_suits=hand.void_suits,
+        events=hand.events,
+        coins_before=coin_balances(session),
+    )
+    return HandState(
+        session_id=session.pk,
+        number=hand.number,
+        dealer=hand.dealer,
+        void_suits=hand.void_suits,
+        events=tuple(hand.events),
+        notes=tuple(hand.notes),
+        revision=hand.revision,
+        can_redo=bool(hand.undone),
+        result=result,
+    )
+
+
+def session_hand_revision(session: Session) -> int:
+    """The hand's revision alone (one indexed read): what an ETag or a poller compares."""
+    revision = HandInProgress.objects.filter(session=session).values_list("revision", flat=True).first()
+    return 0 if revision is None else revision
+
+
+def hand_row(session: Session) -> HandInProgress:
+    """The stored hand, or (for a session that has none yet) the one it would start with, unsaved."""
+    return HandInProgress.objects.filter(session=session).first() or fresh_hand(session)
+
+
+def fresh_hand(session: Session, *, dealer: int | None = None) -> HandInProgress:
+    """The hand after the session's last round: its number, and the dealer that round suggested (the same
+    dealer when it suggested none: the dice rule, or a round recorded unfinished); seat 0 to begin with."""
+    last = session_rounds(session).filter(voided=False).last()
+    if dealer is None:
+        dealer = 0 if last is None else _suggested_dealer(last)
+    number = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
+    return HandInProgress(session=session, number=number, dealer=dealer)
+
+
+def _suggested_dealer(round_: Round) -> int:
+    suggested = (round_.result or {}).get("next_dealer")  # type: ignore[attr-defined]
+    return round_.dealer if suggested is None else int(suggested)
 
 
 # --- a group ------------------------------------------------------------------------------------------

@@ -316,3 +316,68 @@ class LedgerErrorSerializer(serializers.Serializer):
     detail_zh = serializers.CharField()
     errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
     event = serializers.IntegerField(required=False)
+
+
+# --- the hand in progress --------------------------------------------------------------------------------
+
+
+class HandSerializer(serializers.Serializer):
+    """A ``selectors.HandState``: the hand being played, with the settlement of its events so far."""
+
+    session = serializers.IntegerField(source="session_id")
+    number = serializers.IntegerField(
+        help_text="The hand's number in the session (第N手): its round's position."
+    )
+    dealer = serializers.IntegerField(help_text="The dealer's seat (0..3).")
+    void_suits = serializers.JSONField(help_text="Four void suits (定缺: m, p, s or null), or null.")
+    events = serializers.ListField(child=serializers.DictField(), help_text="Settle events so far, in order.")
+    notes = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="One per event: the note sent with it, or null.",
+    )
+    revision = serializers.IntegerField(
+        help_text="Grows with every change of the hand and of the session's ledger: send it with each write."
+    )
+    can_undo = serializers.BooleanField()
+    can_redo = serializers.BooleanField()
+    preview = serializers.JSONField(
+        help_text="The settle response of the events so far (transfers, net, finished…), as POST settle/."
+    )
+
+
+class HandEventSerializer(serializers.Serializer):
+    event = serializers.DictField(help_text="One settle event, as in POST /api/v1/settle/.")
+    revision = serializers.IntegerField(
+        min_value=0, help_text="The revision of the hand the event was entered on."
+    )
+    note = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=1000,
+        help_text="What the scorekeeper saw, kept with the event.",
+    )
+
+
+class HandRevisionSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(min_value=0)
+
+
+class HandSetupSerializer(serializers.Serializer):
+    dealer = serializers.IntegerField(min_value=0, max_value=3, required=False)
+    void_suits = serializers.ListField(
+        child=serializers.ChoiceField(choices=["m", "p", "s"], allow_null=True),
+        min_length=4,
+        max_length=4,
+        required=False,
+        allow_null=True,
+    )
+    revision = serializers.IntegerField(min_value=0)
+
+
+class HandFinishedSerializer(serializers.Serializer):
+    round = RoundSerializer(help_text="The round the finished hand became, as POST …/rounds/ answers it.")
+    hand = HandSerializer(help_text="The next hand, with the suggested dealer.")
+
+
+class HandConflictSerializer(LedgerErrorSerializer):
+    hand = HandSerializer(help_text="The hand as it stands now.")

@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -19,19 +20,29 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Sum
+from django.db.models import F, Max
+from django.db.models.functions import Greatest
 from django.utils import timezone, translation
 
-from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, request_object, rules_from
-from settlement.engine import settle_round
+from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, request_object
+from settlement.engine import RoundResult, Transfer
 
-from . import bounds, integrity
-from .errors import IdempotencyKeyReusedError, RoundVoidedError, SessionClosedError
+from . import bounds, integrity, selectors
+from .errors import (
+    HandStartedError,
+    IdempotencyKeyReusedError,
+    NothingToRedoError,
+    NothingToUndoError,
+    RoundVoidedError,
+    SessionClosedError,
+    StaleHandError,
+)
 from .models import (
     SEATS,
     WRITER_ROLES,
     CoinEntry,
     Group,
+    HandInProgress,
     LedgerEntry,
     Membership,
     Player,
@@ -203,9 +214,12 @@ def session_start(
     player_ids: Sequence[int],
     rules: Mapping[str, Any] | None = None,
     coins: Mapping[str, Any] | None = None,
+    dealer: object = 0,
 ) -> Session:
-    """A new open session: four of the group's players in seat order, the rules, optional coins."""
+    """A new open session: four of the group's players in seat order, the rules, optional coins, and its
+    first hand in progress with ``dealer`` (a seat) dealing."""
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    _check_dealer(dealer)
     bounds.check_group(group)
     players = _seat_players(group, player_ids)
     full_rules = _every_value(Rules.from_dict(rules))
@@ -221,6 +235,7 @@ def session_start(
     SessionSeat.objects.bulk_create(
         SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(players)
     )
+    HandInProgress.objects.create(session=session, number=1, dealer=dealer)
     return session
 
 
@@ -233,6 +248,7 @@ def session_start_by_names(
     player_names: Sequence[str],
     rules: Mapping[str, Any] | None = None,
     coins: Mapping[str, Any] | None = None,
+    dealer: object = 0,
 ) -> Session:
     """``session_start`` with the four players named in seat order: a name the group does not know yet
     becomes a new player. One transaction: a refused session leaves no new player behind."""
@@ -249,6 +265,7 @@ def session_start_by_names(
         player_ids=[player.pk for player in players],
         rules=rules,
         coins=coins,
+        dealer=dealer,
     )
 
 
@@ -330,6 +347,7 @@ def session_close(*, actor: AbstractBaseUser, session: Session) -> Session:
         session.status = SessionStatus.CLOSED
         session.closed = timezone.now()
         session.save(update_fields=["status", "closed"])
+        _hand_follows_ledger(session)
     return session
 
 
@@ -380,8 +398,24 @@ def _round_record_locked(
             return _replayed(existing, fingerprint), False
     if not session.is_open:
         raise SessionClosedError()
-    coins_before = _coin_balances(session, before=None)
+    coins_before = selectors.coin_balances(session)
     result = _settle(session, body, coins_before)
+    round_ = _round_insert(actor, session, body, result, coins_before, key=key, fingerprint=fingerprint)
+    _hand_follows_ledger(session, recorded=round_)
+    return round_, True
+
+
+def _round_insert(
+    actor: AbstractBaseUser,
+    session: Session,
+    body: Mapping[str, Any],
+    result: RoundResult,
+    coins_before: list[int] | None,
+    *,
+    key: str | None,
+    fingerprint: str,
+) -> Round:
+    """The round at the end of the session, settled already: its row, its first version and their rows."""
     position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
     round_ = Round.objects.create(
         session=session,
@@ -394,7 +428,7 @@ def _round_record_locked(
     )
     _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
     bounds.check_session(session, "events")
-    return round_, True
+    return round_
 
 
 def _replayed(existing: Round, fingerprint: str) -> Round:
@@ -404,14 +438,20 @@ def _replayed(existing: Round, fingerprint: str) -> Round:
 
 
 @transaction.atomic
-def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Round:
-    """Replace a round's events: reversing entries for the current version, then the new version's rows."""
+def round_correct(
+    *, actor: AbstractBaseUser, round_: Round, body: object, notes: Sequence[object] | None = None
+) -> Round:
+    """Replace a round's events: reversing entries for the current version, then the new version's rows.
+
+    ``notes`` (one per event, as a page entered them) are kept with the new version for its explanation.
+    """
     require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
     round_body = _round_body(body)
+    round_body["notes"] = _notes_for(notes, round_body["events"])
     session, round_ = _locked_round(round_)
     if round_.voided:
         raise RoundVoidedError()
-    coins_before = _coin_balances(session, before=round_.position)
+    coins_before = selectors.coin_balances(session, before=round_.position)
     result = _settle(session, round_body, coins_before)
     version = round_.version + 1
     _write_version(actor, round_, VersionKind.CORRECTED, version, round_body, result, coins_before)
@@ -422,6 +462,7 @@ def round_correct(*, actor: AbstractBaseUser, round_: Round, body: object) -> Ro
     round_.save(update_fields=["dealer", "void_suits", "events", "version"])
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "events")
+    _hand_follows_ledger(session)
     return round_
 
 
@@ -432,7 +473,7 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     session, round_ = _locked_round(round_)
     if round_.voided:
         return round_
-    body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+    body = {**_body_of(round_), "notes": _current_notes(round_)}
     version = round_.version + 1
     _write_version(actor, round_, VersionKind.VOIDED, version, body, None, None)
     round_.voided = True
@@ -440,7 +481,31 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     round_.save(update_fields=["voided", "version"])
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "round")
+    _hand_follows_ledger(session)
     return round_
+
+
+def _body_of(round_: Round) -> dict[str, Any]:
+    return {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+
+
+def _current_notes(round_: Round) -> list[Any]:
+    return list(
+        RoundVersion.objects.filter(round=round_, version=round_.version)
+        .values_list("notes", flat=True)
+        .get()
+    )
+
+
+def _notes_for(notes: Sequence[object] | None, events: object) -> list[str | None]:
+    """One note per event (None where there is none), each a short text; no notes at all is fine."""
+    count = len(events) if isinstance(events, list) else 0
+    given = list(notes or ())
+    if len(given) > count:
+        raise EngineError("notes", "There are more notes than events.", "备注比记录多。")
+    return [_note(note, f"notes[{index}]") for index, note in enumerate(given)] + [None] * (
+        count - len(given)
+    )
 
 
 def _locked_round(round_: Round) -> tuple[Session, Round]:
@@ -454,9 +519,13 @@ def _round_body(body: object) -> dict[str, Any]:
     """The envelope of a stored round: the settle body without ``rules`` and ``coins`` (the session's)."""
     parsed = request_object(body, ROUND_FIELDS, ROUND_REQUIRED)
     _refuse_unstorable(parsed, "")
-    if not _is_whole(parsed["dealer"], 0, SEATS - 1):
-        raise EngineError("dealer", "dealer must be a seat from 0 to 3.", "庄家必须是 0 到 3 的座位号。")
+    _check_dealer(parsed["dealer"])
     return {"dealer": parsed["dealer"], "void_suits": parsed.get("void_suits"), "events": parsed["events"]}
+
+
+def _check_dealer(dealer: object) -> None:
+    if not _is_whole(dealer, 0, SEATS - 1):
+        raise EngineError("dealer", "dealer must be a seat from 0 to 3.", "庄家必须是 0 到 3 的座位号。")
 
 
 def _refuse_unstorable(value: object, field: str) -> None:
@@ -481,50 +550,33 @@ def _storable(text: str) -> bool:
     return "\x00" not in text and not any("\ud800" <= char <= "\udfff" for char in text)
 
 
-def _fingerprint(body: Mapping[str, Any]) -> str:
+def _fingerprint(body: object) -> str:
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     # surrogatepass: any str hashes (a lone surrogate must never be a 500), and the fingerprints of
     # rounds already stored stay what they were.
     return hashlib.sha256(canonical.encode(errors="surrogatepass")).hexdigest()
 
 
-def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] | None) -> dict[str, Any]:
-    coins = None
-    if coins_before is not None:
-        coins = {"balances": coins_before, "room_coefficient": session.room_coefficient}
-    result = settle_round(
+def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] | None) -> RoundResult:
+    """The engine's settlement of a round body, refused when one payment exceeds what the ledger stores."""
+    result = selectors.session_settle(
+        session,
         dealer=body["dealer"],
-        events=body["events"],
-        rules=rules_from(session.rules),
         void_suits=body.get("void_suits"),
-        coins=coins,
+        events=body["events"],
+        coins_before=coins_before,
     )
-    stored = dict(result.to_dict())
-    for transfer in stored["transfers"]:
-        if transfer["points"] > MAX_TRANSFER_POINTS:
+    for transfer in result.transfers:
+        if transfer.points > MAX_TRANSFER_POINTS:
             raise EngineError(
-                f"events[{transfer['event']}]",
-                f"This event moves {transfer['points']} points in one payment, more than the ledger stores "
+                f"events[{transfer.event}]",
+                f"This event moves {transfer.points} points in one payment, more than the ledger stores "
                 f"({MAX_TRANSFER_POINTS}): check the fan and the base points.",
-                f"这一事件单笔 {transfer['points']} 分，超过账本可记录的上限"
+                f"这一事件单笔 {transfer.points} 分，超过账本可记录的上限"
                 f"（{MAX_TRANSFER_POINTS}），请检查番数和底分。",
-                event=transfer["event"],
+                event=transfer.event,
             )
-    return stored
-
-
-def _coin_balances(session: Session, *, before: int | None) -> list[int] | None:
-    """The coin balances a round is settled against: the starting balances plus the coins of every round
-    before position ``before`` (of every round when None: a new round comes last)."""
-    if not session.coins_enabled:
-        return None
-    entries = CoinEntry.objects.filter(session=session, is_house=False)
-    if before is not None:
-        entries = entries.filter(round__position__lt=before)
-    moved = dict(entries.values_list("seat").annotate(total=Sum("coins")).values_list("seat", "total"))
-    return [
-        int(start) + int(moved.get(seat) or 0) for seat, start in enumerate(session.starting_balances or ())
-    ]
+    return result
 
 
 def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Round) -> None:
@@ -541,24 +593,25 @@ def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Ro
     )
     if not later:
         return
-    settled = dict(
-        RoundVersion.objects.filter(round__in=later, version=F("round__version")).values_list(
-            "round_id", "result"
-        )
-    )
-    balances = _coin_balances(session, before=later[0].position)
+    settled = {
+        round_id: (result, notes)
+        for round_id, result, notes in RoundVersion.objects.filter(
+            round__in=later, version=F("round__version")
+        ).values_list("round_id", "result", "notes")
+    }
+    balances = selectors.coin_balances(session, before=later[0].position)
     for round_ in later:
-        body = {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+        stored_result, notes = settled[round_.pk]
+        body = {**_body_of(round_), "notes": notes}
         result = _settle(session, body, balances)
-        if _coin_moves(result) != _coin_moves(settled[round_.pk]):
+        coins = result.coins
+        assert coins is not None  # the session has coins, so the engine settled them
+        stored = stored_result["coins"]
+        if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
             round_.version += 1
             _write_version(actor, round_, VersionKind.RECOINED, round_.version, body, result, balances)
             round_.save(update_fields=["version"])
-        balances = list(result["coins"]["balances"])
-
-
-def _coin_moves(result: Mapping[str, Any]) -> tuple[list[int], int]:
-    return list(result["coins"]["change"]), int(result["coins"]["house"])
+        balances = list(coins.balances)
 
 
 def _write_version(
@@ -567,9 +620,11 @@ def _write_version(
     kind: VersionKind,
     version: int,
     body: Mapping[str, Any],
-    result: Mapping[str, Any] | None,
+    result: RoundResult | None,
     coins_before: list[int] | None,
 ) -> RoundVersion:
+    """A version of the round and its rows, written from the engine's typed result; its settle response
+    is kept beside them as JSON, as the API answered it."""
     stored = RoundVersion.objects.create(
         round=round_,
         version=version,
@@ -577,7 +632,8 @@ def _write_version(
         dealer=body["dealer"],
         void_suits=body.get("void_suits"),
         events=body["events"],
-        result=result,
+        notes=list(body.get("notes") or ()),
+        result=None if result is None else result.to_dict(),
         coin_balances_before=coins_before,
         created_by=actor if actor.is_authenticated else None,
     )
@@ -588,7 +644,7 @@ def _write_version(
             SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
         )
         if moves_points:
-            LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result))
+            LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result.transfers))
         CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
         WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
     integrity.seal(stored)
@@ -631,18 +687,14 @@ def _reverse_current(round_: Round, new_version: RoundVersion, *, points: bool) 
     )
 
 
-def _seat_of(party: object) -> int | None:
-    return None if party == "house" else int(party)  # type: ignore[call-overload]
-
-
 def _entries(
-    round_: Round, version: RoundVersion, seats: Mapping[int, int], result: Mapping[str, Any]
+    round_: Round, version: RoundVersion, seats: Mapping[int, int], transfers: Sequence[Transfer]
 ) -> list[LedgerEntry]:
-    """Two rows per transfer: the payer's points negative, the payee's (or the house's) positive."""
+    """Two rows per transfer: the payer's points negative, the payee's (or, payee None, the house's)
+    positive."""
     rows = []
-    for index, transfer in enumerate(result["transfers"]):
-        for party, points in ((transfer["from"], -transfer["points"]), (transfer["to"], transfer["points"])):
-            seat = _seat_of(party)
+    for index, transfer in enumerate(transfers):
+        for seat, points in ((transfer.payer, -transfer.points), (transfer.payee, transfer.points)):
             rows.append(
                 LedgerEntry(
                     session_id=round_.session_id,
@@ -652,42 +704,33 @@ def _entries(
                     player_id=None if seat is None else seats[seat],
                     is_house=seat is None,
                     points=points,
-                    reason=transfer["reason"],
-                    event_index=transfer["event"],
+                    reason=transfer.reason.value,
+                    event_index=transfer.event,
                     transfer_index=index,
                 )
             )
     return rows
 
 
-def _coin_entries(round_: Round, version: RoundVersion, result: Mapping[str, Any]) -> list[CoinEntry]:
-    coins = result.get("coins")
-    if not coins:
+def _coin_entries(round_: Round, version: RoundVersion, result: RoundResult) -> list[CoinEntry]:
+    """One row per seat whose coins moved, and one for the house's take."""
+    if result.coins is None:
         return []
+    row = {"session_id": round_.session_id, "round": round_, "round_version": version}
     rows = [
-        CoinEntry(session_id=round_.session_id, round=round_, round_version=version, seat=seat, coins=change)
-        for seat, change in enumerate(coins["change"])
-        if change
+        CoinEntry(**row, seat=seat, coins=change) for seat, change in enumerate(result.coins.change) if change
     ]
-    if coins.get("house"):
-        rows.append(
-            CoinEntry(
-                session_id=round_.session_id,
-                round=round_,
-                round_version=version,
-                is_house=True,
-                coins=coins["house"],
-            )
-        )
+    if result.coins.house:
+        rows.append(CoinEntry(**row, is_house=True, coins=result.coins.house))
     return rows
 
 
 def _win_records(
-    round_: Round, version: RoundVersion, seats: Mapping[int, int], result: Mapping[str, Any]
+    round_: Round, version: RoundVersion, seats: Mapping[int, int], result: RoundResult
 ) -> list[WinRecord]:
     """One row per winner of each win event, from the engine's summary of that event."""
     records = []
-    for summary in result["events"]:
+    for summary in result.events:
         if summary["type"] != "win":
             continue
         discarder = summary["from"]
@@ -708,6 +751,230 @@ def _win_records(
                 )
             )
     return records
+
+
+# --- the hand in progress ------------------------------------------------------------------------------
+#
+# One row per session (``HandInProgress``). Every write below takes the ``revision`` the writer saw and
+# runs under the session's lock: (1) a retry of the last write is answered with what it did, (2) a closed
+# session or a stale revision is refused, (3) the change is checked by settling the events it leaves,
+# (4) when those events finish the hand, the round is recorded and the next hand starts, in the same
+# transaction; (5) the revision moves on.
+
+MAX_NOTE_LENGTH = 1000  # a quick-picker note of a four-player draw is about 200
+HAND_KEY_PREFIX = "hand-r"  # a write's own key when the client sent none: the revision it was made at
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """What a write to the hand in progress did: the hand as it now stands, the round it recorded when it
+    finished the hand (None otherwise), and whether it was a retry answered without applying anything."""
+
+    hand: HandInProgress
+    round: Round | None = None
+    replayed: bool = False
+
+
+def hand_event_add(
+    *,
+    actor: AbstractBaseUser,
+    session: Session,
+    event: object,
+    revision: object,
+    note: object = None,
+    idempotency_key: str | None = None,
+) -> HandOutcome:
+    """Append one settle event to the hand; when it finishes the hand, record the round and start the next.
+
+    The engine checks the event against the ones before it (an EngineError names ``events[i]…``, and
+    nothing changes). The redo list is cleared: a new event replaces whatever was undone.
+    """
+    note = _note(note)
+    request = {"add": event, "note": note}
+
+    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
+        _refuse_unstorable(event, f"events[{len(hand.events)}]")
+        return [*hand.events, event], [*hand.notes, note], []
+
+    return _hand_write(actor, session, revision, idempotency_key, request, change)
+
+
+def hand_undo(
+    *, actor: AbstractBaseUser, session: Session, revision: object, idempotency_key: str | None = None
+) -> HandOutcome:
+    """Take back the hand's last event (it goes onto the redo list). A finished hand is a round already:
+    it is corrected from the history, not undone."""
+
+    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
+        if not hand.events:
+            raise NothingToUndoError()
+        undone = {"event": hand.events[-1], "note": hand.notes[-1]}
+        return hand.events[:-1], hand.notes[:-1], [*hand.undone, undone]
+
+    return _hand_write(actor, session, revision, idempotency_key, {"undo": True}, change)
+
+
+def hand_redo(
+    *, actor: AbstractBaseUser, session: Session, revision: object, idempotency_key: str | None = None
+) -> HandOutcome:
+    """Replay the event undone last, checked by the engine again like any event."""
+
+    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
+        if not hand.undone:
+            raise NothingToRedoError()
+        redone = hand.undone[-1]
+        return [*hand.events, redone["event"]], [*hand.notes, redone["note"]], hand.undone[:-1]
+
+    return _hand_write(actor, session, revision, idempotency_key, {"redo": True}, change)
+
+
+_UNCHANGED: Any = object()
+
+
+def hand_setup(
+    *,
+    actor: AbstractBaseUser,
+    session: Session,
+    revision: object,
+    dealer: object = _UNCHANGED,
+    void_suits: object = _UNCHANGED,
+    idempotency_key: str | None = None,
+) -> HandOutcome:
+    """Choose the hand's dealer and void suits (定缺), before its first event; either may be left out."""
+    request = {
+        "setup": {
+            key: value
+            for key, value in (("dealer", dealer), ("void_suits", void_suits))
+            if value is not _UNCHANGED
+        }
+    }
+
+    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
+        if hand.events:
+            raise HandStartedError()
+        if dealer is not _UNCHANGED:
+            _check_dealer(dealer)
+            hand.dealer = dealer  # type: ignore[assignment]
+        if void_suits is not _UNCHANGED:
+            _refuse_unstorable(void_suits, "void_suits")
+            hand.void_suits = void_suits
+        return [], [], []  # the undone events belonged to the old seating: redo could mislead
+
+    return _hand_write(actor, session, revision, idempotency_key, request, change)
+
+
+def _hand_write(
+    actor: AbstractBaseUser,
+    session: Session,
+    revision: object,
+    idempotency_key: str | None,
+    request: Mapping[str, Any],
+    change: Callable[[HandInProgress], tuple[list[Any], list[Any], list[Any]]],
+) -> HandOutcome:
+    """The pipeline of every hand write (see above); ``change`` returns the events, notes and redo list the
+    write leaves (or raises to refuse it)."""
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    seen = _revision(revision)
+    key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
+    fingerprint = _fingerprint({**request, "revision": seen})
+    with transaction.atomic():
+        session = _locked(session)
+        hand = _locked_hand(session)
+        retried = _retried(hand, key, fingerprint, own_key=idempotency_key is not None)
+        if retried is not None:
+            return retried
+        if not session.is_open:
+            raise SessionClosedError()
+        if seen != hand.revision:
+            raise StaleHandError()
+        events, notes, undone = change(hand)
+        body = {"dealer": hand.dealer, "void_suits": hand.void_suits, "events": events}
+        coins_before = selectors.coin_balances(session)
+        result = _settle(session, body, coins_before)
+        recorded = None
+        if result.finished:
+            recorded = _round_insert(
+                actor,
+                session,
+                {**body, "notes": notes},
+                result,
+                coins_before,
+                key=key,
+                fingerprint=_fingerprint(body),  # as POST rounds/ would fingerprint the same round
+            )
+            _start_next_hand(hand, recorded, result)
+        else:
+            hand.events, hand.notes, hand.undone = events, notes, undone
+        hand.revision += 1
+        hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, recorded
+        hand.save()
+        return HandOutcome(hand=hand, round=recorded)
+
+
+def _locked_hand(session: Session) -> HandInProgress:
+    """The session's hand (under the session's lock, which the caller holds), created if it has none."""
+    hand = HandInProgress.objects.filter(session=session).first()
+    if hand is None:
+        hand = selectors.fresh_hand(session)
+        hand.save()
+    return hand
+
+
+def _retried(hand: HandInProgress, key: str, fingerprint: str, *, own_key: bool) -> HandOutcome | None:
+    """The answer to a retry of the hand's last write (a double tap, a resent request), or None.
+
+    A different request under the client's own key is a reused key (422); under the key made from the
+    revision it is another writer who saw the same revision, and the revision check refuses it."""
+    if hand.last_key != key:
+        return None
+    if hand.last_fingerprint != fingerprint:
+        if own_key:
+            raise IdempotencyKeyReusedError()
+        return None
+    return HandOutcome(hand=hand, round=hand.last_round, replayed=True)
+
+
+def _start_next_hand(hand: HandInProgress, finished: Round, result: RoundResult) -> None:
+    """The hand after ``finished``: the next number, the dealer the engine suggests (the same dealer when
+    it suggests none: the dice rule), no events, void suits to be chosen again."""
+    hand.number = finished.position + 1
+    if result.next_dealer is not None:
+        hand.dealer = result.next_dealer
+    hand.void_suits = None
+    hand.events, hand.notes, hand.undone = [], [], []
+
+
+def _hand_follows_ledger(session: Session, *, recorded: Round | None = None) -> None:
+    """The session's ledger changed (under its lock): the hand's revision moves on, so a poller sees it
+    and a writer who saw the old totals is told; a round recorded beside the hand (``POST rounds/``)
+    moves the hand's number past it."""
+    hands = HandInProgress.objects.filter(session=session)
+    if recorded is None:
+        hands.update(revision=F("revision") + 1)
+    else:
+        hands.update(revision=F("revision") + 1, number=Greatest("number", recorded.position + 1))
+
+
+def _revision(value: object) -> int:
+    if not _is_whole(value, 0, MAX_ID):
+        raise EngineError(
+            "revision",
+            "revision must be the whole number the hand was read with.",
+            "revision 必须是读取这一手时得到的整数。",
+        )
+    return value  # type: ignore[return-value]
+
+
+def _note(value: object, field: str = "note") -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_NOTE_LENGTH or not _storable(value):
+        raise EngineError(
+            field,
+            f"note must be text of at most {MAX_NOTE_LENGTH} characters.",
+            f"备注须为不超过 {MAX_NOTE_LENGTH} 个字符的文本。",
+        )
+    return value
 
 
 def _required_text(value: object, field: str, max_length: int) -> str:

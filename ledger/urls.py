@@ -57,6 +57,22 @@ urlpatterns = [
     path(
         "api/v1/sessions/<ledger_id:session_id>/export.csv", api.ExportView.as_view(), name="session-export"
     ),
+    path("api/v1/sessions/<ledger_id:session_id>/hand/", api.HandView.as_view(), name="session-hand"),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/hand/events/",
+        api.HandEventsView.as_view(),
+        name="session-hand-events",
+    ),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/hand/undo/",
+        api.HandUndoView.as_view(),
+        name="session-hand-undo",
+    ),
+    path(
+        "api/v1/sessions/<ledger_id:session_id>/hand/redo/",
+        api.HandRedoView.as_view(),
+        name="session-hand-redo",
+    ),
     path("api/v1/rounds/<ledger_id:round_id>/", api.RoundDetailView.as_view(), name="round-detail"),
     path("api/v1/rounds/<ledger_id:round_id>/correct/", api.RoundCorrectView.as_view(), name="round-correct"),
     path("api/v1/rounds/<ledger_id:round_id>/void/", api.RoundVoidView.as_view(), name="round-void"),

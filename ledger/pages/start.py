@@ -366,6 +366,7 @@ def session_start(request: HttpRequest, group_id: int) -> HttpResponse:
                 player_names=form.player_names(),
                 rules=form.rules(),
                 coins=form.coin_settings(),
+                dealer=form.cleaned_data["dealer"],
             )
         except REFUSALS as error:
             form.add_error(form_field_of(getattr(error, "field", ""), form), refusal_message(error))

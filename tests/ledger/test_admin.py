@@ -4,10 +4,10 @@ import pytest
 from django.urls import reverse
 
 from ledger import services
-from ledger.models import CoinEntry, Group, LedgerEntry, Player, Round, Session, WinRecord
+from ledger.models import CoinEntry, Group, HandInProgress, LedgerEntry, Player, Round, Session, WinRecord
 from tests.ledger.conftest import SELF_DRAW_B, make_table
 
-MODELS = [Group, Player, Session, Round, LedgerEntry, CoinEntry, WinRecord]
+MODELS = [Group, Player, Session, Round, LedgerEntry, CoinEntry, WinRecord, HandInProgress]
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def test_every_model_has_a_working_admin_list_and_page(admin_client_with_data, m
 
 
 @pytest.mark.parametrize(
-    "model", [Round, LedgerEntry, CoinEntry, WinRecord], ids=lambda model: model.__name__
+    "model", [Round, LedgerEntry, CoinEntry, WinRecord, HandInProgress], ids=lambda model: model.__name__
 )
 def test_history_cannot_be_added_changed_or_deleted_in_the_admin(admin_client_with_data, model):
     meta = model._meta

@@ -1,0 +1,194 @@
+"""The hand in progress over HTTP (API.md "The hand in progress"): shapes, ETag/304, 409 with the current
+hand, 400 at the event, the finishing event's 201 recorded once, undo/redo, PATCH, roles, closed sessions."""
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Role, Round
+from settlement.engine import settle_round
+from tests.ledger.conftest import client_for
+from tests.ledger.test_hand import EVENING, KONG, SELF_DRAW, TWO_ON_ONE_DISCARD
+
+HAND_FIELDS = {"number", "dealer", "void_suits", "events", "notes", "revision", "can_redo", "preview"}
+
+
+def hand_url(session: Any, action: str = "") -> str:
+    name = f"ledger:session-hand-{action}" if action else "ledger:session-hand"
+    return reverse(name, kwargs={"session_id": session.pk})
+
+
+def post_event(api: Any, session: Any, event: Any, revision: int, **extra: Any) -> Any:
+    headers = extra.pop("headers", {})
+    return api.post(
+        hand_url(session, "events"),
+        {"event": event, "revision": revision, **extra},
+        format="json",
+        headers=headers,
+    )
+
+
+def test_get_answers_the_hand_of_api_md(api, session):
+    response = api.get(hand_url(session))
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) >= HAND_FIELDS
+    assert (body["number"], body["dealer"], body["events"], body["revision"]) == (1, 0, [], 0)
+    assert body["preview"]["finished"] is False
+
+
+def test_an_unchanged_hand_answers_304_and_a_change_a_new_etag(api, session):
+    first = api.get(hand_url(session))
+    etag = first["ETag"]
+    unchanged = api.get(hand_url(session), headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    assert post_event(api, session, KONG, 0).status_code == 200
+    changed = api.get(hand_url(session), headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert changed.json()["events"] == [KONG]
+
+
+def test_an_event_answers_200_with_the_hand_and_its_note(api, session):
+    response = post_event(api, session, KONG, 0, note="小李 暗杠")
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["events"], body["notes"], body["revision"]) == ([KONG], ["小李 暗杠"], 1)
+    assert body["preview"]["net"] == [-2, 6, -2, -2]
+    assert response["ETag"] == api.get(hand_url(session))["ETag"]
+
+
+def test_a_stale_revision_is_409_with_the_current_hand_and_nothing_is_lost(api, session, member_factory):
+    second = client_for(member_factory("second", Role.SCOREKEEPER))
+    assert post_event(api, session, KONG, 0).status_code == 200
+    stale = post_event(second, session, TWO_ON_ONE_DISCARD, 0)
+    assert stale.status_code == 409
+    body = stale.json()
+    assert body["field"] == "revision"
+    assert body["hand"]["events"] == [KONG] and body["hand"]["revision"] == 1
+    retried = post_event(second, session, TWO_ON_ONE_DISCARD, body["hand"]["revision"])
+    assert retried.status_code == 200
+    assert retried.json()["events"] == [KONG, TWO_ON_ONE_DISCARD]
+
+
+def test_an_event_the_engine_refuses_is_400_at_its_index(api, session):
+    post_event(api, session, KONG, 0)
+    response = post_event(api, session, {"type": "win", "from": 1, "winners": [{"player": 1, "fan": 2}]}, 1)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["field"].startswith("events[1]") and body["event"] == 1
+    assert api.get(hand_url(session)).json()["events"] == [KONG]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        pytest.param({"event": KONG}, "revision", id="no-revision"),
+        pytest.param({"revision": 0}, "event", id="no-event"),
+        pytest.param({"event": KONG, "revision": 0, "colour": "red"}, "colour", id="unknown-field"),
+        pytest.param({"event": KONG, "revision": "0"}, "revision", id="revision-as-text"),
+        pytest.param({"event": KONG, "revision": 0, "note": 5}, "note", id="note-not-text"),
+        pytest.param({"event": "kong", "revision": 0}, "events[0]", id="event-not-an-object"),
+        pytest.param([KONG], "body", id="body-not-an-object"),
+    ],
+)
+def test_a_malformed_body_is_400_naming_the_field(api, session, body, field):
+    response = api.post(hand_url(session, "events"), body, format="json")
+    assert response.status_code == 400
+    assert response.json()["field"].startswith(field)
+    assert api.get(hand_url(session)).json()["revision"] == 0
+
+
+def test_the_finishing_event_answers_201_with_the_round_and_the_next_hand(api, session):
+    for revision, event in enumerate(EVENING[:2]):
+        post_event(api, session, event, revision)
+    response = post_event(api, session, SELF_DRAW, 2)
+    assert response.status_code == 201
+    body = response.json()
+    expected = settle_round(dealer=0, events=list(EVENING), rules=session.rules)
+    assert body["round"]["position"] == 1
+    assert body["round"]["result"]["net"] == list(expected.net)
+    assert (
+        body["round"]
+        == api.get(reverse("ledger:round-list", kwargs={"session_id": session.pk})).json()["results"][0]
+    )
+    assert (body["hand"]["number"], body["hand"]["dealer"], body["hand"]["events"]) == (2, 2, [])
+
+
+@pytest.mark.parametrize("key", [None, "phone-a-tap-17"])
+def test_the_finishing_event_retried_records_one_round(api, session, key):
+    for revision, event in enumerate(EVENING[:2]):
+        post_event(api, session, event, revision)
+    headers = {} if key is None else {"Idempotency-Key": key}
+    first = post_event(api, session, SELF_DRAW, 2, headers=headers)
+    again = post_event(api, session, SELF_DRAW, 2, headers=headers)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert Round.objects.filter(session=session).count() == 1
+
+
+def test_undo_and_redo_across_a_reload(api, session):
+    post_event(api, session, KONG, 0, note="暗杠")
+    undone = api.post(hand_url(session, "undo"), {"revision": 1}, format="json")
+    assert undone.status_code == 200 and undone.json()["events"] == [] and undone.json()["can_redo"]
+    reloaded = api.get(hand_url(session)).json()
+    assert reloaded["can_redo"] and reloaded["revision"] == 2
+    redone = api.post(hand_url(session, "redo"), {"revision": reloaded["revision"]}, format="json")
+    assert redone.status_code == 200
+    assert (redone.json()["events"], redone.json()["notes"], redone.json()["can_redo"]) == (
+        [KONG],
+        ["暗杠"],
+        False,
+    )
+
+
+def test_undo_with_nothing_to_undo_is_409_with_the_hand(api, session):
+    response = api.post(hand_url(session, "undo"), {"revision": 0}, format="json")
+    assert response.status_code == 409
+    assert response.json()["field"] == "events" and response.json()["hand"]["revision"] == 0
+
+
+def test_patch_sets_the_dealer_and_void_suits_before_the_first_event(api, session):
+    response = api.patch(
+        hand_url(session), {"dealer": 2, "void_suits": ["m", "p", "s", "m"], "revision": 0}, format="json"
+    )
+    assert response.status_code == 200
+    assert (response.json()["dealer"], response.json()["void_suits"]) == (2, ["m", "p", "s", "m"])
+    bad = api.patch(hand_url(session), {"dealer": 9, "revision": 1}, format="json")
+    assert bad.status_code == 400 and bad.json()["field"] == "dealer"
+    post_event(api, session, KONG, 1)
+    refused = api.patch(hand_url(session), {"dealer": 1, "revision": 2}, format="json")
+    assert refused.status_code == 409 and refused.json()["hand"]["dealer"] == 2
+
+
+def test_a_closed_session_refuses_hand_writes_but_shows_the_hand(api, session, owner):
+    post_event(api, session, KONG, 0)
+    services.session_close(actor=owner, session=session)
+    revision = api.get(hand_url(session)).json()["revision"]
+    assert post_event(api, session, SELF_DRAW, revision).status_code == 409
+    assert api.post(hand_url(session, "undo"), {"revision": revision}, format="json").status_code == 409
+    assert api.patch(hand_url(session), {"dealer": 1, "revision": revision}, format="json").status_code == 409
+    assert api.get(hand_url(session)).json()["events"] == [KONG]
+
+
+def test_a_viewer_reads_the_hand_and_is_refused_every_write(session, member_factory):
+    viewer = client_for(member_factory("viewer", Role.VIEWER))
+    assert viewer.get(hand_url(session)).status_code == 200
+    assert post_event(viewer, session, KONG, 0).status_code == 403
+    assert viewer.post(hand_url(session, "undo"), {"revision": 0}, format="json").status_code == 403
+    assert viewer.post(hand_url(session, "redo"), {"revision": 0}, format="json").status_code == 403
+    assert viewer.patch(hand_url(session), {"dealer": 1, "revision": 0}, format="json").status_code == 403
+    assert viewer.get(hand_url(session)).json()["revision"] == 0
+
+
+def test_the_schema_documents_the_hand(api):
+    schema = api.get(reverse("schema"), {"format": "json"}).json()
+    paths = schema["paths"]
+    hand = paths["/api/v1/sessions/{session_id}/hand/"]
+    assert {"get", "patch"} <= set(hand)
+    events = paths["/api/v1/sessions/{session_id}/hand/events/"]["post"]
+    assert {"200", "201", "400", "409"} <= set(events["responses"])
+    assert "/api/v1/sessions/{session_id}/hand/undo/" in paths
+    assert "/api/v1/sessions/{session_id}/hand/redo/" in paths
