@@ -44,7 +44,9 @@ class EveningForm(forms.Form):
 
 def _writable_groups(request: HttpRequest) -> list[tuple[int, str]]:
     return [
-        (group.pk, group.name) for group in selectors.groups_with_role(request.user) if group.role in WRITER_ROLES
+        (group.pk, group.name)
+        for group in selectors.groups_with_role(request.user)
+        if group.role in WRITER_ROLES
     ]
 
 
@@ -57,7 +59,11 @@ def _save(request: HttpRequest, store: EveningStore, group_id: int, name: str) -
             actor=request.user, group=group, name=name, player_names=list(hand.names), rules=dict(hand.rules)
         )
         for finished in store.finished_hands():
-            body = {"dealer": finished.dealer, "void_suits": list(finished.void_suits), "events": list(finished.events)}
+            body = {
+                "dealer": finished.dealer,
+                "void_suits": list(finished.void_suits),
+                "events": list(finished.events),
+            }
             services.round_record(actor=request.user, session=session, body=body)
         _continue_hand(request, session, hand)
     return session

@@ -49,7 +49,9 @@ class SessionHandStore:
     def load(self) -> Hand:
         return self._hand(selectors.hand_row(self.session))
 
-    def _hand(self, row: HandInProgress, *, events: Any = None, notes: Any = None, number: int | None = None) -> Hand:
+    def _hand(
+        self, row: HandInProgress, *, events: Any = None, notes: Any = None, number: int | None = None
+    ) -> Hand:
         totals = selectors.session_totals(self.session)
         return Hand(
             number=row.number if number is None else number,
@@ -75,7 +77,9 @@ class SessionHandStore:
             void_suits=tuple(round_.void_suits or (None,) * len(SEATS)),
             rules=self.session.rules,
             events=tuple(round_.events),
-            notes=tuple(str(note or "") for note in (notes + [""] * len(round_.events))[: len(round_.events)]),
+            notes=tuple(
+                str(note or "") for note in (notes + [""] * len(round_.events))[: len(round_.events)]
+            ),
         )
 
     def _write(self, write: Callable[..., services.HandOutcome], **arguments: Any) -> services.HandOutcome:
@@ -89,7 +93,9 @@ class SessionHandStore:
     def record(self, event: dict[str, Any], note: str, *, revision: int) -> Recorded:
         outcome = self._write(services.hand_event_add, event=event, note=note or None, revision=revision)
         hand = self._hand(outcome.hand)
-        return Recorded(hand, self._finished(outcome.round, hand.names) if outcome.round is not None else None)
+        return Recorded(
+            hand, self._finished(outcome.round, hand.names) if outcome.round is not None else None
+        )
 
     def undo(self, *, revision: int) -> Hand:
         return self._hand(self._write(services.hand_undo, revision=revision).hand)
@@ -139,7 +145,9 @@ def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board
 def session_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = _session_for(request, session_id)
     store = SessionHandStore(actor=request.user, session=session)
-    return entry_response(request, store, template="ledger/session/page.html", context=_page_context(request, session))
+    return entry_response(
+        request, store, template="ledger/session/page.html", context=_page_context(request, session)
+    )
 
 
 @login_required

@@ -4,9 +4,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from ledger import services
 from ledger.models import HandInProgress, Round, Session
 from tests.ledger.conftest import make_user
-from ledger import services
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,14 @@ def test_a_logged_in_player_saves_the_evening_as_a_session(player):
     client, group = player
     play(
         client,
-        {"action": "setup", "name_0": "小王", "name_1": "小李", "name_2": "阿美", "name_3": "老张", "dealer": "0"},
+        {
+            "action": "setup",
+            "name_0": "小王",
+            "name_1": "小李",
+            "name_2": "阿美",
+            "name_3": "老张",
+            "dealer": "0",
+        },
         {"action": "record", "ev_type": "win", "winner_1": "on", "winner_2": "on", "win_how": "discard:0"},
         {"action": "record", "ev_type": "win", "winner_3": "on", "win_how": "self_draw"},
         {"action": "next"},
@@ -47,7 +54,9 @@ def test_a_logged_in_player_saves_the_evening_as_a_session(player):
     assert [seat.player.name for seat in session.seats.order_by("seat")] == ["小王", "小李", "阿美", "老张"]
     assert Round.objects.filter(session=session).count() == 1
     hand = HandInProgress.objects.get(session=session)
-    assert hand.events == [{"type": "kong", "player": 2, "kind": "concealed"}], "the hand in progress continues"
+    assert hand.events == [{"type": "kong", "player": 2, "kind": "concealed"}], (
+        "the hand in progress continues"
+    )
     assert hand.dealer == 1
     # The browser's evening is forgotten; a second tap goes to the session, saving nothing twice.
     again = client.post(reverse("evening-save"), {"group": group.pk, "name": "周五"})
@@ -56,7 +65,7 @@ def test_a_logged_in_player_saves_the_evening_as_a_session(player):
 
 
 def test_saving_needs_an_account_and_a_group_one_may_write_to(player):
-    client, group = player
+    _client, group = player
     assert Client().get(reverse("evening-save"))["Location"].startswith(reverse("login"))
     stranger = Client()
     stranger.force_login(make_user("stranger"))

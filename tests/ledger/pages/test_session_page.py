@@ -25,7 +25,9 @@ def text_of(response) -> str:
 
 
 def totals(response) -> list[str]:
-    return re.findall(r'class="seat__total"><span class="signed[^"]*">([^<]*)</span>', response.content.decode())
+    return re.findall(
+        r'class="seat__total"><span class="signed[^"]*">([^<]*)</span>', response.content.decode()
+    )
 
 
 class Phone:
@@ -60,7 +62,7 @@ def test_the_page_shows_the_seats_the_hand_and_the_header(table):
     page = Phone(owner, session).client.get(reverse("session-page", args=[session.pk]))
     assert page.status_code == 200
     text = text_of(page)
-    assert "第一场 · 第 1 手" in text and "小王 坐庄" in text
+    assert "第一场 · 第 1 手 · 庄 小王" in text
     for name in ("小王", "小李", "阿美", "老张"):
         assert name in text
     assert totals(page) == ["0", "0", "0", "0"]
@@ -71,7 +73,9 @@ def test_every_event_is_saved_as_it_is_recorded(table):
     phone = Phone(owner, session)
     response = phone.record(**SOUTH_KONG)
     assert totals(response) == ["−2", "+6", "−2", "−2"], "kong money at once"
-    assert HandInProgress.objects.get(session=session).events == [{"type": "kong", "player": 1, "kind": "concealed"}]
+    assert HandInProgress.objects.get(session=session).events == [
+        {"type": "kong", "player": 1, "kind": "concealed"}
+    ]
     reloaded = phone.client.get(phone.url)
     assert totals(reloaded) == ["−2", "+6", "−2", "−2"]
     english = phone.client.get(phone.url, HTTP_ACCEPT_LANGUAGE="en")
@@ -94,7 +98,9 @@ def test_a_stale_revision_is_refused_with_the_current_hand(table):
     phone = Phone(owner, session)
     seen = phone.revision()
     phone.record(**SOUTH_KONG)
-    response = phone.tap(revision=seen, action="record", ev_type="kong", kong_player="2", kong_kind="concealed")
+    response = phone.tap(
+        revision=seen, action="record", ev_type="kong", kong_player="2", kong_kind="concealed"
+    )
     assert "别人先改了这一手" in text_of(response)
     assert totals(response) == ["−2", "+6", "−2", "−2"], "the current hand, not the one the phone had"
     assert len(HandInProgress.objects.get(session=session).events) == 1
