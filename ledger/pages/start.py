@@ -45,22 +45,15 @@ from calculator.engine import (
     Preset,
     Rules,
 )
+from web.language import page_language
+from web.rules_form import PRESET_LABELS
 
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
 from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, refusal_message
-from .words import (
-    PRESET_LABELS,
-    fan_words,
-    option_explanation,
-    option_label,
-    page_language,
-    pattern_name,
-    preset_summary,
-    value_words,
-)
+from .words import fan_words, option_explanation, option_label, pattern_name, preset_summary, value_words
 
 # The choices offered for the kinds that take a number the table picks from a short list; a session
 # prefilled with another value gets it added (``_choices``).

@@ -11,10 +11,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from calculator.engine import CAP, OPTIONS, PATTERNS, PRESET_RULES, Option, OptionKind, Preset
+from web.language import is_chinese, page_language
 
 from ..models import Role
 
@@ -29,14 +30,6 @@ ROLE_HINTS: Mapping[str, Any] = {
     Role.SCOREKEEPER: gettext_lazy("adds players, starts sessions, records hands"),
     Role.VIEWER: gettext_lazy("looks only"),
 }
-
-
-def is_zh(language: str) -> bool:
-    return language.lower().startswith("zh")
-
-
-def page_language() -> str:
-    return get_language() or "zh-hans"
 
 
 def fan_words(fan: int) -> str:
@@ -69,15 +62,15 @@ def value_words(option: Option, value: Any, language: str) -> str:
 
 
 def option_label(option: Option, language: str) -> str:
-    return option.label_zh if is_zh(language) else option.label
+    return option.label_zh if is_chinese(language) else option.label
 
 
 def option_explanation(option: Option, language: str) -> str:
-    return option.explanation_zh if is_zh(language) else option.explanation
+    return option.explanation_zh if is_chinese(language) else option.explanation
 
 
 def pattern_name(pattern: Any, language: str) -> str:
-    return pattern.name if is_zh(language) else f"{pattern.name_en} ({pattern.name})"
+    return pattern.name if is_chinese(language) else f"{pattern.name_en} ({pattern.name})"
 
 
 def _preset_summary(preset: Preset) -> str:
@@ -102,9 +95,4 @@ def _preset_summary(preset: Preset) -> str:
     )
 
 
-PRESET_LABELS: Mapping[Preset, Any] = {
-    Preset.CHENGDU: gettext_lazy("Chengdu (default)"),
-    Preset.QQ: gettext_lazy("QQ game rules"),
-    Preset.CASUAL: gettext_lazy("Casual home game (capped)"),
-}
 preset_summary = lazy(_preset_summary, str)
