@@ -162,6 +162,8 @@ def layer_of(module: str) -> int | None:
         return 1
     if module == "settlement.engine" or module.startswith("settlement.engine."):
         return 2
+    if module.startswith(("ledger.pages", "ledger.templatetags")):
+        return 4  # the ledger's pages and their template tags are adapters (ARCHITECTURE.md "Web pages")
     top = module.split(".")[0]
     return {"ledger": 3, "sczmj_site": 5}.get(top, 4 if top in ADAPTER_PACKAGES else None)
 
