@@ -51,8 +51,8 @@ def _option_field(option: Option) -> serializers.Field:
     common: dict[str, Any] = {"required": False, "help_text": help_text}
     builders = {
         "enum": lambda: serializers.ChoiceField(choices=list(option.choices), **common),
-        "bool": lambda: serializers.BooleanField(**common),
-        "int": lambda: serializers.IntegerField(min_value=option.minimum, max_value=10_000, **common),
+        "bool": lambda: serializers.BooleanField(allow_null=option.default is None, **common),
+        "int": lambda: serializers.IntegerField(min_value=option.minimum, max_value=option.maximum, **common),
         "zero_or_one": lambda: serializers.IntegerField(min_value=0, max_value=1, **common),
         "cap_multiplier": lambda: serializers.IntegerField(min_value=2, allow_null=True, **common),
         "penalty": lambda: PenaltyField(**common),

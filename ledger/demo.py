@@ -120,3 +120,11 @@ ROUNDS: tuple[dict[str, Any], ...] = (
 
 # (round position, corrected body): the scorekeeper fixes 阿美's fan in the 一炮多响 round.
 CORRECTION = (4, {"dealer": 3, "events": [_win(0, (1, 2), (2, 4)), _win(None, (3, 1))]})
+
+# The hand being played when the demo opens (the 13th): 小王 has declared a concealed kong and 阿美 has
+# self-drawn, so the session page shows a living hand (a kong paid at once, a winner marked 胡), not a
+# blank one. Entered through the hand-in-progress services, as the session page enters events.
+HAND_IN_PROGRESS: tuple[dict[str, Any], ...] = (
+    {"type": "kong", "player": 0, "kind": "concealed", "tile": "9p"},
+    _win(None, (2, 2)),
+)

@@ -50,6 +50,17 @@ class RoundVoidedError(LedgerRefusal):
         )
 
 
+class StaleRoundError(LedgerRefusal):
+    """A correction made on a version of the round that is no longer its current one."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "version",
+            "Someone else changed this hand while you were correcting it: here it is as it stands now.",
+            "你更正期间这一手已被别人改过，下面是它现在的样子。",
+        )
+
+
 class IdempotencyKeyReusedError(LedgerRefusal):
     """The same Idempotency-Key sent again with a different round (RFC draft: 422)."""
 

@@ -41,6 +41,7 @@ from .models import Group, Player, Round, RoundVersion, Session, SessionStatus, 
 FORMAT = "sczmj-group"
 VERSION = 1
 MAX_KEY_LENGTH = 255  # Round.idempotency_key's column
+FIGURE_ZH = {"net": "净分", "house": "房间", "coins": "游戏币"}
 
 
 # --- export ------------------------------------------------------------------------------------------------
@@ -367,24 +368,35 @@ def _compare(
         where = f"{at}.rounds[{index}].versions"
         kinds = [version.kind for version in replayed]
         if kinds != [version["kind"] for version in expected]:
-            raise _differs(where, f"versions {kinds}")
+            raise _differs(where, f"{len(kinds)} versions ({', '.join(kinds)})", f"{len(kinds)} 个版本")
         for number, (mine, theirs) in enumerate(zip(replayed, expected, strict=True)):
-            figures = _figures(mine)
-            for key, value in figures.items():
+            for key, value in _figures(mine).items():
                 if theirs.get(key) != value:
-                    raise _differs(f"{where}[{number}].{key}", f"{key} {value}")
+                    figure = _plain(value)
+                    raise _differs(
+                        f"{where}[{number}].{key}", f"{key} {figure}", f"{FIGURE_ZH[key]} {figure}"
+                    )
     totals = _totals(session)
-    file_totals = data.get("totals")
-    if file_totals != totals:
-        raise _differs(f"{at}.totals", f"totals {totals}")
+    if data.get("totals") != totals:
+        points, house = _plain(totals["points"]), totals["house"]
+        raise _differs(f"{at}.totals", f"points {points} and house {house}", f"分数 {points}，房间 {house}")
 
 
-def _differs(field: str, replayed: str) -> EngineError:
+def _plain(value: object) -> str:
+    """A figure as a player reads it: numbers separated by spaces, no JSON punctuation."""
+    if isinstance(value, Mapping):
+        return " / ".join(_plain(item) for item in value.values())  # coins: the change, then the house
+    if isinstance(value, list):
+        return " ".join(_plain(item) for item in value)
+    return "-" if value is None else str(value)
+
+
+def _differs(field: str, replayed: str, replayed_zh: str) -> EngineError:
     return EngineError(
         field,
-        f"The file's figures differ from a replay of its rounds, which gives {replayed}: "
+        f"The file's figures differ from a replay of its hands, which gives {replayed}: "
         "nothing was imported.",
-        f"文件中的数字与重放各局的结果（{replayed}）不一致：未导入任何内容。",
+        f"文件中的数字与重算各手牌的结果不一致（重算得到 {replayed_zh}）：未导入任何内容。",
     )
 
 

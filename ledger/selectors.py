@@ -11,7 +11,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import BigIntegerField, Count, F, JSONField, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    F,
+    JSONField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.shortcuts import get_object_or_404
 
 from calculator.engine import rules_from
@@ -189,10 +201,10 @@ def session_settle_up(session: Session) -> dict[str, Any]:
     for payment in settle_up(balances):
         payments.append(
             {
-                "from": _party(payment.frm),
-                "from_name": _party_name(payment.frm, names),
-                "to": _party(payment.to),
-                "to_name": _party_name(payment.to, names),
+                "from": _party(payment.payer),
+                "from_name": _party_name(payment.payer, names),
+                "to": _party(payment.payee),
+                "to_name": _party_name(payment.payee, names),
                 "amount": payment.amount,
             }
         )
@@ -253,6 +265,22 @@ def _round_coins(seat: int) -> Subquery:
 
 def iter_round_net(session: Session) -> Iterator[Round]:
     return round_net(session).iterator(chunk_size=100)
+
+
+def session_history(session: Session) -> list[Round]:
+    """Every round of the session, newest first, each with its versions (oldest first) and their creators:
+    what the history page explains. Two queries."""
+    versions = RoundVersion.objects.select_related("created_by").order_by("version")
+    return list(
+        Round.objects.filter(session=session)
+        .prefetch_related(Prefetch("versions", queryset=versions))
+        .order_by("-position")
+    )
+
+
+def session_round_get(*, session: Session, round_id: int) -> Round:
+    """One round of ``session`` (already scoped to the user's groups): 404 for any other id."""
+    return get_object_or_404(Round.objects.select_related("session__group"), session=session, pk=round_id)
 
 
 # --- the hand in progress ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from .errors import (
     RoundVoidedError,
     SessionClosedError,
     StaleHandError,
+    StaleRoundError,
 )
 from .models import (
     SEATS,
@@ -439,11 +440,18 @@ def _replayed(existing: Round, fingerprint: str) -> Round:
 
 @transaction.atomic
 def round_correct(
-    *, actor: AbstractBaseUser, round_: Round, body: object, notes: Sequence[object] | None = None
+    *,
+    actor: AbstractBaseUser,
+    round_: Round,
+    body: object,
+    notes: Sequence[object] | None = None,
+    version: int | None = None,
 ) -> Round:
     """Replace a round's events: reversing entries for the current version, then the new version's rows.
 
     ``notes`` (one per event, as a page entered them) are kept with the new version for its explanation.
+    ``version``, when given, is the version the correction was made on: if the round has moved on since
+    (someone else corrected it), the correction is refused rather than silently replacing theirs.
     """
     require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
     round_body = _round_body(body)
@@ -451,6 +459,8 @@ def round_correct(
     session, round_ = _locked_round(round_)
     if round_.voided:
         raise RoundVoidedError()
+    if version is not None and version != round_.version:
+        raise StaleRoundError()
     coins_before = selectors.coin_balances(session, before=round_.position)
     result = _settle(session, round_body, coins_before)
     version = round_.version + 1

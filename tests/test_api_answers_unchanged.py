@@ -244,7 +244,9 @@ REQUESTS: list[tuple[str, str, Any]] = [
     ("bad: waits size", "waits", {"concealed": "112233m"}),
     ("bad: seat", "settle", _round({"type": "kong", "player": 4, "kind": "concealed"})),
     ("bad: fan", "settle", _round({"type": "win", "from": 1, "winners": [{"player": 0, "fan": 0}]})),
-    ("bad: void suits", "settle", {**_round(), "void_suits": ["万", None, None, None]}),
+    # Recorded as a 400 before the input layer was shared: score always read 万 as m, settle now does too.
+    ("void suits written in Chinese", "settle", {**_round(), "void_suits": ["万", None, "条", None]}),
+    ("bad: void suits", "settle", {**_round(), "void_suits": ["x", None, None, None]}),
     ("bad: event type", "settle", _round({"type": "chow"})),
     (
         "bad: not a win",
@@ -285,6 +287,8 @@ def _contains(actual: Any, recorded: Any) -> bool:
         return order == [item["key"] for item in recorded] and all(
             _contains(by_key.get(item["key"]), item) for item in recorded
         )
+    if isinstance(recorded, list) and isinstance(actual, list):  # allowed values may be added, at the end
+        return actual[: len(recorded)] == recorded
     return actual == recorded
 
 
@@ -331,3 +335,6 @@ def test_the_subset_comparison_notices_a_dropped_or_changed_field():
     assert not _contains({"options": [{"key": "a"}, {"key": "b", "default": 1}]}, recorded)
     assert not _contains({"options": [{"key": "a", "type": "string"}, {"key": "b", "default": 2}]}, recorded)
     assert not _contains({"options": [{"key": "b", "default": 1}, {"key": "a", "type": "string"}]}, recorded)
+    assert _contains({"values": ["a", "b", "c"]}, {"values": ["a", "b"]})
+    assert not _contains({"values": ["b", "a"]}, {"values": ["a", "b"]})
+    assert not _contains({"values": ["a"]}, {"values": ["a", "b"]})

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import EngineError
-from .limits import MAX_MELDS
+from .limits import HAND_TILES, MAX_MELDS, READY_TILES
 from .rules import DEFAULT_RULES, Rules
 from .tiles import ONE, TILE_INDEX, TILE_NAMES, count_of, pack, parse_tiles
 
@@ -148,18 +148,33 @@ def check_size(
     concealed: tuple[int, ...], melds: tuple[Meld, ...], sizes: tuple[int, ...], extra: int
 ) -> None:
     """concealed + 3 per meld (+ the winning tile) must make one of ``sizes``."""
-    total = len(concealed) + 3 * len(melds) + extra
-    if total in sizes:
-        return
-    counts = [str(size - 3 * len(melds) - extra) for size in sizes]
+    problem = size_problem(len(concealed), len(melds), sizes, extra)
+    if problem is not None:
+        raise problem
+
+
+def size_problem(concealed: int, melds: int, sizes: tuple[int, ...], extra: int) -> EngineError | None:
+    """The error for ``concealed`` tiles beside ``melds`` melds (+ ``extra``: the winning tile), or None."""
+    if concealed + 3 * melds + extra in sizes:
+        return None
+    counts = [str(size - 3 * melds - extra) for size in sizes]
     expected, expected_zh = " or ".join(counts), " 或 ".join(counts)
-    with_melds = f" with {len(melds)} meld(s)" if melds else ""
-    with_melds_zh = f"有 {len(melds)} 组碰杠时" if melds else ""
-    raise EngineError(
+    with_melds = f" with {melds} meld(s)" if melds else ""
+    with_melds_zh = f"有 {melds} 组碰杠时" if melds else ""
+    return EngineError(
         "concealed",
-        f"The concealed tiles must be {expected}{with_melds}; got {len(concealed)}.",
-        f"{with_melds_zh}手牌应为 {expected_zh} 张，收到 {len(concealed)} 张。",
+        f"The concealed tiles must be {expected}{with_melds}; got {concealed}.",
+        f"{with_melds_zh}手牌应为 {expected_zh} 张，收到 {concealed} 张。",
     )
+
+
+def tile_count_problem(concealed: int, melds: int, *, winning: bool) -> EngineError | None:
+    """What ``score_hand`` (``winning``: concealed + melds + the winning tile make 14) or ``find_waits``
+    (13, or 14 with a drawn tile) would say of this many tiles, or None: a page counting tiles as they are
+    picked gives the API's own words."""
+    if winning:
+        return size_problem(concealed, melds, (HAND_TILES,), 1)
+    return size_problem(concealed, melds, (READY_TILES, HAND_TILES), 0)
 
 
 def _fifth_copy(field: str, tile: int) -> EngineError:

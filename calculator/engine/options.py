@@ -40,6 +40,7 @@ class DirectKong(enum.StrEnum):
     CHENGBAO = "chengbao"
     JIA_JIA_YOU = "jia_jia_you"
     FEEDER_1 = "feeder_1"
+    EVERY_1 = "every_1"
 
 
 class TianDiHu(enum.StrEnum):
@@ -68,6 +69,7 @@ class GangShangPaoTransfer(enum.StrEnum):
     LAST_KONG = "last_kong"
     ALL_KONGS = "all_kongs"
     NONE = "none"
+    REFUND = "refund"
 
 
 class MultiWinnerTransfer(enum.StrEnum):
@@ -119,7 +121,7 @@ class OptionKind(enum.StrEnum):
 class ValueLabel:
     """What one allowed value of an option is called in English and in Chinese."""
 
-    value: str | int
+    value: str | int | bool | None
     label: str
     label_zh: str
 
@@ -131,7 +133,8 @@ class ValueLabel:
 class Option:
     """One row of the options table.
 
-    ``meaning`` is the terse developer's note of the API (kept as it was); ``label`` and ``explanation``
+    ``meaning`` is the terse developer's note of the API (kept word for word as the API has always given
+    it; a value added later is described by its ``value_labels``); ``label`` and ``explanation``
     are what a page shows a player, in his words, in both languages; ``value_labels`` names each value
     of a closed set.
     """
@@ -148,6 +151,7 @@ class Option:
     choices: tuple[str, ...] = ()
     value_labels: tuple[ValueLabel, ...] = ()
     minimum: int = 0
+    maximum: int = MAX_OPTION_VALUE
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {
@@ -161,6 +165,10 @@ class Option:
             described["values"] = list(self.choices)
         if self.kind is OptionKind.INT:
             described["minimum"] = self.minimum
+            described["maximum"] = self.maximum
+        if self.kind is OptionKind.BOOL and self.default is None:
+            described["type"] = "boolean or null"
+            described["values"] = [None, True, False]
         if self.kind is OptionKind.ZERO_OR_ONE:
             described["values"] = [0, 1]
         if self.kind is OptionKind.CAP_MULTIPLIER:
@@ -179,7 +187,7 @@ class Option:
             described["value_labels"] = [value.describe() for value in self.value_labels]
         return described
 
-    def value_label(self, value: str | int, language: str) -> str:
+    def value_label(self, value: str | int | bool | None, language: str) -> str:
         """The name of one value in ``language`` (a Django language code), the value itself if unnamed."""
         for named in self.value_labels:
             if named.value == value:
@@ -211,8 +219,19 @@ def _option(
     *,
     values: tuple[ValueLabel, ...] = (),
     minimum: int = 0,
+    maximum: int = MAX_OPTION_VALUE,
 ) -> Option:
-    return Option(key, kind, default, *meaning, *label, *explanation, value_labels=values, minimum=minimum)
+    return Option(
+        key,
+        kind,
+        default,
+        *meaning,
+        *label,
+        *explanation,
+        value_labels=values,
+        minimum=minimum,
+        maximum=maximum,
+    )
 
 
 def _enum_option(
@@ -321,6 +340,7 @@ OPTIONS: tuple[Option, ...] = (
             "chengbao": ("The discarder pays 2 bases", "点杠者付2底（承包）"),
             "jia_jia_you": ("The discarder 2, everyone else 1", "点杠者2底，其余每家1底（家家有）"),
             "feeder_1": ("The discarder pays 1 base", "点杠者付1底"),
+            "every_1": ("Everyone pays 1, the discarder too", "每家各付1底（含点杠者）"),
         },
     ),
     _option(
@@ -414,6 +434,20 @@ OPTIONS: tuple[Option, ...] = (
         ),
     ),
     _option(
+        "jin_gou_diao_fan",
+        OptionKind.INT,
+        1,
+        ("金钩钓: its fan when on (1 or 2).", "金钩钓的番数（1或2）。"),
+        ("Golden hook (金钩钓) worth", "金钩钓番数"),
+        (
+            "How many fan the golden hook adds when it counts: one, or two as some tables play it.",
+            "金钩钓计番时加几番：1番，或有些牌桌算2番。",
+        ),
+        values=(ValueLabel(1, "+1 fan", "加1番"), ValueLabel(2, "+2 fan", "加2番")),
+        minimum=1,
+        maximum=2,
+    ),
+    _option(
         "hai_di",
         OptionKind.BOOL,
         False,
@@ -432,8 +466,48 @@ OPTIONS: tuple[Option, ...] = (
         ("Concealed hand and no 1s or 9s", "门清、中张"),
         (
             "+1 fan for a hand with no pung and no kong on another's tile (a concealed kong is allowed), "
-            "and +1 fan for a hand without any 1 or 9.",
-            "没有碰、没有明杠（暗杠可以）加1番；整手牌没有1和9也加1番。",
+            "and +1 fan for a hand without any 1 or 9. Either can also be switched on or off alone.",
+            "没有碰、没有明杠（暗杠可以）加1番；整手牌没有1和9也加1番。两者也可以单独开关。",
+        ),
+    ),
+    _option(
+        "men_qing",
+        OptionKind.BOOL,
+        None,
+        (
+            "门清 alone: +1 fan with no pung, 直杠 or 弯杠 (null: as men_qing_zhong_zhang).",
+            "单独设置门清加1番（null 为跟随“门清、中张”）。",
+        ),
+        ("Concealed hand (门清)", "门清"),
+        (
+            "+1 fan for a hand with no pung and no kong on another's tile (a concealed kong is allowed). "
+            "Left unset, it follows the concealed-hand-and-no-1s-or-9s option.",
+            "没有碰、没有明杠（暗杠可以）加1番。不设置时跟随“门清、中张”。",
+        ),
+        values=(
+            ValueLabel(None, "As the combined option", "跟随“门清、中张”"),
+            ValueLabel(True, "+1 fan", "加1番"),
+            ValueLabel(False, "Not counted", "不算"),
+        ),
+    ),
+    _option(
+        "zhong_zhang",
+        OptionKind.BOOL,
+        None,
+        (
+            "中张 (断幺九) alone: +1 fan with no 1 or 9 (null: as men_qing_zhong_zhang).",
+            "单独设置中张（断幺九）加1番（null 为跟随“门清、中张”）。",
+        ),
+        ("No 1s or 9s (中张)", "中张（断幺九）"),
+        (
+            "+1 fan for a hand without any 1 or 9. Left unset, it follows the "
+            "concealed-hand-and-no-1s-or-9s option.",
+            "整手牌没有1和9加1番。不设置时跟随“门清、中张”。",
+        ),
+        values=(
+            ValueLabel(None, "As the combined option", "跟随“门清、中张”"),
+            ValueLabel(True, "+1 fan", "加1番"),
+            ValueLabel(False, "Not counted", "不算"),
         ),
     ),
     _option(
@@ -653,6 +727,7 @@ OPTIONS: tuple[Option, ...] = (
             "last_kong": ("The last kong's money goes to the winner", "最后一杠的钱转给胡牌的人"),
             "all_kongs": ("All his kong money goes to the winner", "全部杠钱转给胡牌的人"),
             "none": ("He keeps it", "不转移"),
+            "refund": ("The last kong's money goes back to who paid it", "退杠：最后一杠的钱退还给付钱的人"),
         },
     ),
     _enum_option(
@@ -699,6 +774,21 @@ OPTIONS: tuple[Option, ...] = (
             "Besides his penalty, a flower pig also pays every ready player as a player who is not ready "
             "does.",
             "花猪除了赔花猪，还要像没叫的人一样赔给有叫的人。",
+        ),
+    ),
+    _option(
+        "tui_shui",
+        OptionKind.BOOL,
+        True,
+        (
+            "退税 at a 流局: players not ready return their kong income (false: no 退税 at all).",
+            "流局时没叫的人退还杠钱（false 为流局不退税）。",
+        ),
+        ("Kong money back at the end (退税)", "退税"),
+        (
+            "When the wall is empty, a player who is not ready gives back the kong money he collected. "
+            "Off: nobody gives any back then (a player who leaves still does).",
+            "流局时，没叫的人要退还收到的杠钱。关闭则流局不退（中途逃跑的人仍要退）。",
         ),
     ),
     _option(
@@ -821,9 +911,11 @@ def _parse_enum(option: Option, raw: Any, field_name: str) -> Any:
     )
 
 
-def _parse_bool(option: Option, raw: Any, field_name: str) -> bool:
+def _parse_bool(option: Option, raw: Any, field_name: str) -> bool | None:
     if isinstance(raw, bool):
         return raw
+    if raw is None and option.default is None:  # "as another option says" (men_qing, zhong_zhang)
+        return None
     raise EngineError(
         field_name,
         f"{option.key} must be true or false; got {raw!r}.",
@@ -832,12 +924,12 @@ def _parse_bool(option: Option, raw: Any, field_name: str) -> bool:
 
 
 def _parse_int(option: Option, raw: Any, field_name: str) -> int:
-    if _is_int(raw) and option.minimum <= raw <= MAX_OPTION_VALUE:
+    if _is_int(raw) and option.minimum <= raw <= option.maximum:
         return int(raw)
     raise EngineError(
         field_name,
-        f"{option.key} must be a whole number from {option.minimum} to {MAX_OPTION_VALUE}; got {raw!r}.",
-        f"{option.key} 必须是 {option.minimum} 到 {MAX_OPTION_VALUE} 的整数，收到 {raw!r}。",
+        f"{option.key} must be a whole number from {option.minimum} to {option.maximum}; got {raw!r}.",
+        f"{option.key} 必须是 {option.minimum} 到 {option.maximum} 的整数，收到 {raw!r}。",
     )
 
 

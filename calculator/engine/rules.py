@@ -63,8 +63,11 @@ class Rules:
     cap_multiplier: int | None = option_default("cap_multiplier")
     pattern_fan: tuple[tuple[str, int], ...] = option_default("pattern_fan")
     jin_gou_diao: bool = option_default("jin_gou_diao")
+    jin_gou_diao_fan: int = option_default("jin_gou_diao_fan")
     hai_di: bool = option_default("hai_di")
     men_qing_zhong_zhang: bool = option_default("men_qing_zhong_zhang")
+    men_qing: bool | None = option_default("men_qing")  # None: as men_qing_zhong_zhang
+    zhong_zhang: bool | None = option_default("zhong_zhang")
     tax_rate: Decimal = option_default("tax_rate")
     dealer_rule: DealerRule = option_default("dealer_rule")
     tian_di_hu: TianDiHu = option_default("tian_di_hu")
@@ -83,6 +86,7 @@ class Rules:
     multi_winner_transfer: MultiWinnerTransfer = option_default("multi_winner_transfer")
     huazhu_recipients: HuazhuRecipients = option_default("huazhu_recipients")
     huazhu_pays_chajiao: bool = option_default("huazhu_pays_chajiao")
+    tui_shui: bool = option_default("tui_shui")
     refund_to_won_payers: bool = option_default("refund_to_won_payers")
     refund_when_nobody_ready: bool = option_default("refund_when_nobody_ready")
     escape_penalty_to: EscapePenaltyTo = option_default("escape_penalty_to")
@@ -145,6 +149,16 @@ class Rules:
             if pattern_key == key:
                 return fan
         return PATTERN_BY_KEY[key].fan
+
+    @property
+    def counts_men_qing(self) -> bool:
+        """门清 counts: ``men_qing`` when given, else ``men_qing_zhong_zhang`` (RULES.md 3.3)."""
+        return self.men_qing_zhong_zhang if self.men_qing is None else self.men_qing
+
+    @property
+    def counts_zhong_zhang(self) -> bool:
+        """中张 counts: ``zhong_zhang`` when given, else ``men_qing_zhong_zhang`` (RULES.md 3.3)."""
+        return self.men_qing_zhong_zhang if self.zhong_zhang is None else self.zhong_zhang
 
     @property
     def cap_points(self) -> int:

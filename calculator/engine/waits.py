@@ -5,7 +5,9 @@ a tile completes the hand only in a suit whose key is one tile short while the o
 split, so a position needs at most three completion lookups, plus the one odd kind of a seven-pairs wait.
 Each live wait is valued as pattern + gen (counting the waiting tile) + the switched-on extras the tiles
 alone decide (金钩钓, 门清, 中张), never situational fan. A 14-tile position (a drawn tile in hand) is ready
-if some discard leaves a ready 13; its value is the best over those discards.
+if some discard leaves a ready 13; its value is the best over those discards. That holds for a 14 that is
+a flower pig as it stands too (a tile of the void suit, or all three suits): ``huazhu`` stays true, and the
+discards that leave it ready are listed.
 """
 
 from __future__ import annotations
@@ -80,10 +82,11 @@ def find_waits(
     void = read_void_suit(void_suit)
     scoring = scoring_for(table_rules)
     drawn = len(concealed_tiles) + 3 * len(meld_list) == HAND_TILES
-    if legality(table_rules, held.packed + held.meld_packed, void) is not None:
-        return WaitsResult(False, True, (), None, () if drawn else None)
+    huazhu = legality(table_rules, held.packed + held.meld_packed, void) is not None
     if drawn:
-        return _best_discard(scoring, held)
+        return _best_discard(scoring, held, void, huazhu=huazhu)
+    if huazhu:
+        return WaitsResult(False, True, (), None)
     waits = live_waits(scoring, held.packed, held.meld_packed, held.melds)
     return WaitsResult(bool(waits), False, waits, best_wait(waits))
 
@@ -97,10 +100,16 @@ def best_wait(waits: tuple[Wait, ...]) -> Wait | None:
     return best
 
 
-def _best_discard(scoring: Scoring, held: Held) -> WaitsResult:
+def _best_discard(scoring: Scoring, held: Held, void: int | None, *, huazhu: bool) -> WaitsResult:
+    """A 14-tile position: the discards that leave a ready 13 and the best of them (RULES.md 3.4). A 14 that
+    is a flower pig as it stands (``huazhu``) may still become ready by discarding the tile that makes it
+    one; a 13 left holding the void suit or all three suits cannot win, so it is no discard to list."""
     discards = []
     for tile in sorted(set(held.concealed)):
-        waits = live_waits(scoring, held.packed - ONE[tile], held.meld_packed, held.melds)
+        left = held.packed - ONE[tile]
+        if huazhu and legality(scoring.rules, left + held.meld_packed, void) is not None:
+            continue
+        waits = live_waits(scoring, left, held.meld_packed, held.melds)
         if waits:
             discards.append(DiscardWaits(TILE_NAMES[tile], waits))
     best_fan = -1
@@ -110,8 +119,8 @@ def _best_discard(scoring: Scoring, held: Held) -> WaitsResult:
         if wait is not None and wait.fan > best_fan:
             best_fan, chosen = wait.fan, option
     if chosen is None:
-        return WaitsResult(False, False, (), None, ())
-    return WaitsResult(True, False, chosen.waits, best_wait(chosen.waits), tuple(discards), chosen.discard)
+        return WaitsResult(False, huazhu, (), None, ())
+    return WaitsResult(True, huazhu, chosen.waits, best_wait(chosen.waits), tuple(discards), chosen.discard)
 
 
 def wait_tiles(packed: int, no_melds: bool) -> dict[int, int]:

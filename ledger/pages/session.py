@@ -23,7 +23,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -114,14 +114,11 @@ def _session_for(request: HtmxHttpRequest, session_id: int) -> Session:
 
 
 def _links(session: Session) -> list[tuple[str, str]]:
-    """历史 and 结算, once their pages exist."""
-    links = []
-    for name, label in (("session-history", _("History")), ("session-settle", _("Settle up"))):
-        try:
-            links.append((reverse(name, args=[session.pk]), label))
-        except NoReverseMatch:
-            continue
-    return links
+    """历史 and 结算 (ledger/pages/history.py, settle.py)."""
+    return [
+        (reverse("session-history", args=[session.pk]), _("History")),
+        (reverse("session-settle", args=[session.pk]), _("Settle up")),
+    ]
 
 
 def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board], dict[str, Any]]:
@@ -165,6 +162,6 @@ def session_live(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("sessions/<int:session_id>/", session_page, name="session-page"),
-    path("sessions/<int:session_id>/live/", session_live, name="session-live"),
+    path("sessions/<ledger_id:session_id>/", session_page, name="session-page"),
+    path("sessions/<ledger_id:session_id>/live/", session_live, name="session-live"),
 ]

@@ -10,10 +10,11 @@ under which an escape is settled like a draw.
 
 from calculator.engine import EngineError
 
+from .checks import robbed_kong_voided
 from .escape import NEAR_THE_END
 from .events import DrawStatus, EventKind, KongKind
 from .requests import settle_from_payload
-from .settle import RoundResult, settle_round
+from .settle import EventMoney, Paid, RoundResult, settle_round
 from .settle_up import Payment, settle_up
 from .state import HOUSE, SEATS, KongPayment, PaymentState, Reason, RoundState, Transfer
 from .wins import Situation
@@ -25,8 +26,10 @@ __all__ = [
     "DrawStatus",
     "EngineError",
     "EventKind",
+    "EventMoney",
     "KongKind",
     "KongPayment",
+    "Paid",
     "Payment",
     "PaymentState",
     "Reason",
@@ -34,6 +37,7 @@ __all__ = [
     "RoundState",
     "Situation",
     "Transfer",
+    "robbed_kong_voided",
     "settle_from_payload",
     "settle_round",
     "settle_up",

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
+from typing import Any
 
-from .events import Event, EventKind, KongEvent, KongKind, WinEvent, fail
+from calculator.engine import EngineError
+from calculator.engine.fields import fail
+
+from .events import Event, EventKind, KongEvent, KongKind, WinEvent, parse_event
 from .state import RoundState
 
 AFTER_LAST_TILE = frozenset({EventKind.DRAW, EventKind.ESCAPE})
@@ -48,17 +52,32 @@ def check_can_act(state: RoundState, seat: int, index: int, field: str) -> None:
         )
 
 
-def check_robbed_kongs(events: Sequence[Event]) -> None:
+def robs_the_kong_before(previous: Event, event: Event) -> bool:
     """RULES.md 4.5: a robbed kong is void and is not itself a kong event. An added kong by the robbed
     player just before the robbing win is that kong entered twice (it would keep its kong money), unless
     both tiles are known and differ: then it was his previous kong and stands."""
+    if not (isinstance(event, WinEvent) and event.robbing and isinstance(previous, KongEvent)):
+        return False
+    if previous.kind is not KongKind.ADDED or previous.player != event.discarder:
+        return False
+    robbed = {winner.hand.win_index for winner in event.winners if winner.hand is not None}
+    return previous.tile is None or not robbed or previous.tile in robbed
+
+
+def robbed_kong_voided(previous: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
+    """Whether the win ``event`` robs the added kong ``previous`` entered just before it (both as the
+    settle API takes events): that kong is void, so a page that recorded it as declared drops it before
+    recording the win. False when either event cannot be read (the engine names that error itself)."""
+    try:
+        return robs_the_kong_before(parse_event(previous, 0), parse_event(event, 1))
+    except EngineError:
+        return False
+
+
+def check_robbed_kongs(events: Sequence[Event]) -> None:
+    """A robbing win right after the robbed kong entered as a kong is refused (``robs_the_kong_before``)."""
     for previous, event in pairwise(events):
-        if not (isinstance(event, WinEvent) and event.robbing and isinstance(previous, KongEvent)):
-            continue
-        if previous.kind is not KongKind.ADDED or previous.player != event.discarder:
-            continue
-        robbed = {winner.hand.win_index for winner in event.winners if winner.hand is not None}
-        if previous.tile is not None and robbed and previous.tile not in robbed:
+        if not robs_the_kong_before(previous, event):
             continue
         raise fail(
             f"events[{event.index}].robbing_kong",

@@ -7,10 +7,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from calculator.engine import SUITS, TILE_NAMES, DirectKong, Rules
+from calculator.engine.fields import fail
 
 from .checks import check_can_act, check_open
-from .events import EventKind, KongEvent, KongKind, fail
-from .state import KongMade, KongPayment, PaymentState, Reason, RoundState, Step, Table, Transfer
+from .events import EventKind, KongEvent, KongKind
+from .state import EventOutcome, KongMade, KongPayment, PaymentState, Reason, RoundState, Table, Transfer
 
 KONG_REASONS: Mapping[KongKind, Reason] = {
     KongKind.DIRECT: Reason.DIRECT_KONG,
@@ -19,11 +20,18 @@ KONG_REASONS: Mapping[KongKind, Reason] = {
 }
 
 
+# 直杠 (RULES.md 4.4): (the feeder's share, every other active opponent's share), in b.
+DIRECT_SHARES: Mapping[DirectKong, tuple[int, int]] = {
+    DirectKong.CHENGBAO: (2, 0),
+    DirectKong.JIA_JIA_YOU: (2, 1),
+    DirectKong.FEEDER_1: (1, 0),
+    DirectKong.EVERY_1: (1, 1),
+}
+
+
 def _direct_shares(rules: Rules, payer: int, feeder: int | None) -> int:
-    """直杠: the feeder pays 2b (承包, 家家有) or 1b (QQ); under 家家有 everyone else 1b, else nothing."""
-    if payer == feeder:
-        return 1 if rules.direct_kong is DirectKong.FEEDER_1 else 2
-    return 1 if rules.direct_kong is DirectKong.JIA_JIA_YOU else 0
+    feeder_share, other_share = DIRECT_SHARES[rules.direct_kong]
+    return feeder_share if payer == feeder else other_share
 
 
 KONG_SHARES: Mapping[KongKind, Callable[[Rules, int, int | None], int]] = {
@@ -33,7 +41,7 @@ KONG_SHARES: Mapping[KongKind, Callable[[Rules, int, int | None], int]] = {
 }
 
 
-def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
+def settle_kong(state: RoundState, event: KongEvent, table: Table) -> EventOutcome:
     """Every active player other than the maker pays his share of b into the maker's kong income."""
     check_open(state, event.index, EventKind.KONG)
     check_can_act(state, event.player, event.index, "player")
@@ -70,7 +78,7 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
         "scores": [],
         "points": total,
     }
-    return Step(tuple(transfers), new_state, summary)
+    return EventOutcome(tuple(transfers), new_state, summary)
 
 
 def _tile_name(tile: int | None) -> str | None:
@@ -90,10 +98,39 @@ def refund_kong_income(
             and (rules.refund_to_won_payers or payment.payer not in state.winners)
         ]
     )
-    transfers = tuple(
+    return refund_payments(state, refunded, index, {})
+
+
+def refund_last_kong(
+    state: RoundState, kong: KongMade, index: int
+) -> tuple[tuple[Transfer, ...], RoundState]:
+    """退杠 (``gang_shang_pao_transfer`` = refund, RULES.md 4.7): on 杠上炮 what the kong player still holds
+    of his last kong goes back to its payers, once however many won; an escaped payer gets nothing back."""
+    refunded = tuple(
         [
-            Transfer(index, maker, payment.payer, payment.points, Reason.KONG_REFUND, {"kong": payment.kong})
-            for payment in refunded
+            payment
+            for payment in state.kong_income(kong.maker, kong.kong)
+            if payment.payer not in state.escaped
         ]
     )
-    return transfers, state.with_payments_marked(refunded, PaymentState.REFUNDED)
+    return refund_payments(state, refunded, index, {"gang_shang_pao": True})
+
+
+def refund_payments(
+    state: RoundState, payments: tuple[KongPayment, ...], index: int, detail: Mapping[str, Any]
+) -> tuple[tuple[Transfer, ...], RoundState]:
+    """Each of ``payments`` (records of ``state``) goes back from the kong's maker to its payer."""
+    transfers = tuple(
+        [
+            Transfer(
+                index,
+                payment.maker,
+                payment.payer,
+                payment.points,
+                Reason.KONG_REFUND,
+                {"kong": payment.kong, **detail},
+            )
+            for payment in payments
+        ]
+    )
+    return transfers, state.with_payments_marked(payments, PaymentState.REFUNDED)

@@ -36,16 +36,35 @@ from .events import (
     parse_void_suits,
 )
 from .kongs import settle_kong
-from .state import SEATS, RoundState, Step, Table, Transfer
+from .state import SEATS, EventOutcome, RoundState, Table, Transfer
 from .wins import settle_win
 
-Handler = Callable[[RoundState, Any, Table], Step]
+Handler = Callable[[RoundState, Any, Table], EventOutcome]
 HANDLERS: Mapping[type, tuple[EventKind, Handler]] = {
     KongEvent: (EventKind.KONG, settle_kong),
     WinEvent: (EventKind.WIN, settle_win),
     DrawEvent: (EventKind.DRAW, settle_draw),
     EscapeEvent: (EventKind.ESCAPE, settle_escape),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Paid:
+    """Points one seat paid another (``payee`` None: the house) by one event, all reasons together."""
+
+    payer: int
+    payee: int | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventMoney:
+    """What one event of a round moved, for a page that explains the round event by event."""
+
+    index: int
+    net: tuple[int, ...]
+    house: int
+    paid: tuple[Paid, ...]  # in the order of the event's transfers
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +81,18 @@ class RoundResult:
     coins: CoinResult | None
     state: RoundState
     rules: Rules
+
+    def event_money(self, index: int) -> EventMoney:
+        """What event ``index`` moved: its net per seat (and the house's), and who paid whom how much."""
+        own = [transfer for transfer in self.transfers if transfer.event == index]
+        net, house = _net(own)
+        paid: dict[tuple[int, int | None], int] = {}
+        for transfer in own:
+            pair = (transfer.payer, transfer.payee)
+            paid[pair] = paid.get(pair, 0) + transfer.points
+        return EventMoney(
+            index, net, house, tuple(Paid(payer, payee, points) for (payer, payee), points in paid.items())
+        )
 
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {

@@ -28,11 +28,13 @@ from calculator.engine import (
     QiangGangPayment,
     ZimoBonus,
 )
+from calculator.engine.fields import fail
 
 from .checks import check_can_act, check_open
-from .events import EventKind, WinEvent, WinnerSpec, fail
-from .scoring import WinScore, score_winner
-from .state import FirstWin, KongMade, PaymentState, Reason, RoundState, Step, Table, Transfer
+from .events import EventKind, WinEvent, WinnerSpec
+from .hands import WinScore, score_winner
+from .kongs import refund_last_kong
+from .state import EventOutcome, FirstWin, KongMade, PaymentState, Reason, RoundState, Table, Transfer
 
 BLOOD_BATTLE_WINNERS = 3  # the third win ends a 血战到底 round
 
@@ -66,7 +68,7 @@ class Shares(NamedTuple):
     bonus: int  # 自摸加底 per share, in points
 
 
-def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
+def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome:
     """Check the win is possible now, score its claimants, pay the winners, hand over 杠上炮 kong money."""
     index, rules = event.index, table.rules
     check_open(state, index, EventKind.WIN)
@@ -126,9 +128,13 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
         "last_tile": event.last_tile,
         "kong": None if kong is None else kong.kong,
         "scores": [{**score.explained, "won": score.player in won} for score in scores],
-        "kong_transfer": sum([transfer.points for transfer in handed]),
+        "kong_transfer": sum(
+            [transfer.points for transfer in handed if transfer.reason is Reason.KONG_TRANSFER]
+        ),
     }
-    return Step(paid + handed, new_state, summary)
+    if rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND:
+        summary["kong_refund"] = sum([transfer.points for transfer in handed])
+    return EventOutcome(paid + handed, new_state, summary)
 
 
 def _in_play_order(
@@ -243,6 +249,8 @@ def _hand_over_kong_income(
     rules = table.rules
     if kong is None or event.discarder is None or rules.gang_shang_pao_transfer is GangShangPaoTransfer.NONE:
         return (), state
+    if rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND:
+        return refund_last_kong(state, kong, event.index)
     only = kong.kong if rules.gang_shang_pao_transfer is GangShangPaoTransfer.LAST_KONG else None
     income = state.kong_income(event.discarder, only)
     total = sum([payment.points for payment in income])

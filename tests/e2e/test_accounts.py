@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import Client
 from playwright.sync_api import Page, expect
 
@@ -202,3 +203,25 @@ def test_a_locked_out_log_in_says_so_in_the_pages_language(page: Page, live_serv
         fits_the_phone(page)
         photograph(page, f"login-locked-{language}")
     assert [error for error in errors if "status of 429" not in error] == []
+
+
+def test_the_demo_user_logs_in_to_home_with_the_living_session_one_tap_away(
+    phone_page: Page, live_server, settings
+):
+    settings.DEBUG = True  # load_demo runs in development mode only
+    call_command("load_demo")
+    page = phone_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/login/")
+    page.locator("input[name=username]").fill("demo")
+    page.locator("input[name=password]").fill("demo-sczmj")
+    page.get_by_role("button", name="登录").click()
+    session = page.locator(".opensession")
+    expect(session).to_contain_text("第一场")
+    expect(session).to_contain_text("12 手")
+    expect(session).to_be_in_viewport()
+    fits_the_phone(page)
+    photograph(page, "home-demo")
+    session.click()
+    page.wait_for_load_state()
+    fits_the_phone(page)

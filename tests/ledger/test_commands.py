@@ -6,7 +6,7 @@ from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
 from ledger import demo
-from ledger.models import Group, LedgerEntry, Round, RoundVersion, VersionKind
+from ledger.models import Group, LedgerEntry, Round, RoundVersion, Session, VersionKind
 
 
 def test_load_demo_records_a_living_session_once(db, settings):
@@ -20,6 +20,11 @@ def test_load_demo_records_a_living_session_once(db, settings):
     reasons = set(LedgerEntry.objects.values_list("reason", flat=True))
     assert {"concealed_kong", "direct_kong", "added_kong", "kong_transfer", "huazhu", "chajiao"} <= reasons
     assert LedgerEntry.objects.aggregate(total=Sum("points"))["total"] == 0
+    session = Session.objects.get(group=group)
+    assert session.is_open
+    hand = session.hand
+    assert hand.number == len(demo.ROUNDS) + 1
+    assert hand.events == list(demo.HAND_IN_PROGRESS)  # a living hand: a kong and one winner so far
 
 
 def test_load_demo_refuses_outside_development_mode_whatever_the_flags(db, settings):

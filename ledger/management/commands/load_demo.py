@@ -12,12 +12,15 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from ledger import demo, services
+from ledger import demo, selectors, services
 from ledger.models import Group
 
 
 class Command(BaseCommand):
-    help = "Create the demo account (demo / demo-sczmj), the group 周五麻将 and a session of a dozen hands."
+    help = (
+        "Create the demo account (demo / demo-sczmj), the group 周五麻将 and a session of a dozen hands "
+        "with the next one in progress."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
@@ -46,9 +49,13 @@ class Command(BaseCommand):
             ]
             position, corrected = demo.CORRECTION
             services.round_correct(actor=owner, round_=rounds[position - 1], body=corrected)
+            for event in demo.HAND_IN_PROGRESS:
+                revision = selectors.session_hand_revision(session)
+                services.hand_event_add(actor=owner, session=session, event=event, revision=revision)
         self.stdout.write(
             f"Demo ready: log in as {demo.USERNAME} / {demo.PASSWORD} (admin and /api/docs/); "
-            f"group {demo.GROUP}, session {demo.SESSION} with {len(rounds)} rounds."
+            f"group {demo.GROUP}, session {demo.SESSION} with {len(rounds)} rounds and hand "
+            f"{len(rounds) + 1} in progress."
         )
 
     def _demo_user(self) -> Any:

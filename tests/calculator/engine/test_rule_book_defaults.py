@@ -31,8 +31,11 @@ DOCUMENTED_DEFAULTS: dict[str, Any] = {
     "cap_multiplier": None,  # 3.5
     "pattern_fan": {},  # 3
     "jin_gou_diao": False,  # 3.3
+    "jin_gou_diao_fan": 1,  # 3.3
     "hai_di": False,  # 3.3
     "men_qing_zhong_zhang": False,  # 3.3
+    "men_qing": None,  # 3.3: as men_qing_zhong_zhang
+    "zhong_zhang": None,  # 3.3: as men_qing_zhong_zhang
     "tax_rate": 0.0,  # 11
     "dealer_rule": "first_winner",  # 9
     "tian_di_hu": "replace",  # 3.1
@@ -51,6 +54,7 @@ DOCUMENTED_DEFAULTS: dict[str, Any] = {
     "multi_winner_transfer": "each",  # 4.7
     "huazhu_recipients": "non_huazhu",  # 5.1
     "huazhu_pays_chajiao": False,  # 5.1
+    "tui_shui": True,  # 5.3
     "refund_to_won_payers": True,  # 5.3
     "refund_when_nobody_ready": True,  # 5.3
     "escape_penalty_to": "distribute",  # 6

@@ -595,7 +595,10 @@ def test_fourteen_tiles_take_the_best_discard() -> None:
     assert {"9p", "7m"} <= {entry["discard"] for entry in result["discards"]}
 
 
-def test_fourteen_tiles_with_three_suits_are_a_pig() -> None:
-    # whatever he might discard, a player holding tiles of three suits is a flower pig.
+def test_fourteen_tiles_with_three_suits_are_a_pig_yet_list_the_discards_that_leave_them_ready() -> None:
+    # As he stands, a player holding tiles of three suits is a flower pig (RULES.md 5.1); as for any 14
+    # (3.4), the discards that leave a ready 13 are listed: 9p or 1s leaves a seven-pairs wait on the other.
     result = find_waits(concealed="112233445566m9p1s").to_dict()
-    assert (result["ready"], result["huazhu"]) == (False, True)
+    assert (result["ready"], result["huazhu"]) == (True, True)
+    listed = [(entry["discard"], [wait["tile"] for wait in entry["waits"]]) for entry in result["discards"]]
+    assert listed == [("9p", ["1s"]), ("1s", ["9p"])]

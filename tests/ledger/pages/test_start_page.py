@@ -67,6 +67,11 @@ def test_four_new_names_become_players_and_the_session_starts(client, group):
     assert not session.coins_enabled
 
 
+def test_the_dealer_chosen_deals_the_first_hand(client, group):
+    assert start(client, group, dealer="2").status_code == 302
+    assert Session.objects.get(group=group).hand.dealer == 2
+
+
 def test_known_names_are_the_groups_players_and_coins_are_kept(owner, client):
     group, _ = make_table(owner)
     response = start(

@@ -1,0 +1,144 @@
+"""结算 Settle up: each player's net (and coins when on), the fewest transfers that square the table, a
+plain-text summary to paste into the group chat, the CSV download, and closing the session.
+
+The figures are the ledger's (``selectors.session_totals``, ``selectors.session_settle_up``: the engine's
+``settle_up`` of the totals); this page only words them. Copying is ``static/js/settle.js`` (under the
+CSP); without JavaScript the summary is in a text box to select by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from web.htmx import HtmxHttpRequest
+
+from .. import selectors, services
+from ..models import WRITER_ROLES, Session
+from .links import session_url
+from .refusals import REFUSALS, refusal_message
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    name: str
+    points: int
+    coins: int | None  # the balance now, with coins on
+    coin_change: int | None  # since the start of the session
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    payer: str
+    payee: str
+    amount: int
+
+
+def signed(points: int) -> str:
+    """A number of the summary as the pages print it (web/_signed.html): +36, −12 (a real minus), 0."""
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
+
+
+def player_lines(session: Session, totals: selectors.SessionTotals) -> tuple[PlayerLine, ...]:
+    starting = session.starting_balances or [0] * len(totals.seats)
+    return tuple(
+        PlayerLine(
+            name=seat.player_name,
+            points=seat.points,
+            coins=seat.coins,
+            coin_change=None if seat.coins is None else seat.coins - int(starting[seat.seat]),
+        )
+        for seat in totals.seats
+    )
+
+
+def transfers(settle_up: dict[str, Any]) -> tuple[Transfer, ...]:
+    """The engine's fewest payments, by name; points owed to the house (a burned penalty) name it."""
+    return tuple(
+        Transfer(
+            payment["from_name"],
+            _("the house") if payment["to"] == "house" else payment["to_name"],
+            payment["amount"],
+        )
+        for payment in settle_up["payments"]
+    )
+
+
+def summary_text(
+    session: Session, hands: int, players: Sequence[PlayerLine], payments: Sequence[Transfer]
+) -> str:
+    """What the copy button puts on the clipboard: plain lines a group chat shows as they are."""
+    day = formats.date_format(timezone.localtime(session.created), "SHORT_DATE_FORMAT")
+    lines = [
+        f"{session.group.name} · {session.name} · {day}",
+        ngettext("%(n)s hand", "%(n)s hands", hands) % {"n": hands},
+        "",
+    ]
+    for player in players:
+        coins = (
+            "" if player.coins is None else " · " + _("coins %(n)s") % {"n": signed(player.coin_change or 0)}
+        )
+        lines.append(f"{player.name} {signed(player.points)}{coins}")
+    lines += ["", _("Settle up:")]
+    lines += [f"{payment.payer} → {payment.payee} {payment.amount}" for payment in payments] or [
+        _("All square: nobody owes anything.")
+    ]
+    return "\n".join(lines)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def settle_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    session = selectors.session_get(user=request.user, session_id=session_id)
+    return _page(request, session)
+
+
+def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status: int = 200) -> HttpResponse:
+    totals = selectors.session_totals(session)
+    players = player_lines(session, totals)
+    payments = transfers(selectors.session_settle_up(session))
+    role = selectors.role_in(user=request.user, group=session.group)
+    context = {
+        "session": session,
+        "hands": totals.rounds,
+        "players": players,
+        "payments": payments,
+        "house": totals.house,
+        "summary": summary_text(session, totals.rounds, players, payments),
+        "csv_url": reverse("ledger:session-export", kwargs={"session_id": session.pk}),
+        "history_url": reverse("session-history", args=[session.pk]),
+        "session_url": session_url(session),
+        "can_close": session.is_open and role in WRITER_ROLES,
+        "alert": alert,
+    }
+    return render(request, "ledger/settle/settle.html", context, status=status)
+
+
+@login_required
+@require_POST
+def session_close_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """结束本场: the confirmation is the second tap (the button inside 结束本场… on the settle page)."""
+    session = selectors.session_get(user=request.user, session_id=session_id)
+    try:
+        services.session_close(actor=request.user, session=session)
+    except REFUSALS as error:
+        return _page(request, session, alert=refusal_message(error), status=403)
+    messages.success(request, _("The session is closed: its hands are kept, and no more can be recorded."))
+    return HttpResponseRedirect(reverse("session-settle", args=[session.pk]), status=303)
+
+
+urlpatterns = [
+    path("sessions/<ledger_id:session_id>/settle/", settle_page, name="session-settle"),
+    path("sessions/<ledger_id:session_id>/close/", session_close_page, name="session-close-page"),
+]

@@ -1,0 +1,75 @@
+"""What a page shows about a hand or a round comes from the engine's result (issue 7, point 3): the tile
+count in the API's own words, the per-payer amount of a self-draw, a robbed kong voiding the kong just
+entered, and each event's net and who paid whom."""
+
+import pytest
+
+from calculator.engine import EngineError, score_hand, tile_count_problem
+from settlement.engine import Paid, robbed_kong_voided
+
+from .rounds import by_fan, by_hand, kong, settle, win
+
+A, B, C, D = 0, 1, 2, 3
+
+
+def test_the_tile_count_message_is_the_apis():
+    with pytest.raises(EngineError) as refused:
+        score_hand("11s333s222s456s999s", "9s")
+    problem = tile_count_problem(14, 0, winning=True)
+    assert problem is not None
+    assert (problem.field, problem.message, problem.message_zh) == (
+        refused.value.field,
+        refused.value.message,
+        refused.value.message_zh,
+    )
+    assert problem.message == "The concealed tiles must be 13; got 14."
+    assert tile_count_problem(13, 0, winning=True) is None
+    assert tile_count_problem(14, 0, winning=False) is None  # a drawn tile in hand: waits take 14
+    assert (
+        tile_count_problem(8, 1, winning=False).message
+        == "The concealed tiles must be 10 or 11 with 1 meld(s); got 8."
+    )
+
+
+@pytest.mark.parametrize(
+    ("win_by", "rules", "per_payer"),
+    [
+        pytest.param("self_draw", {}, 4 + 1, id="self-draw-jia-di"),  # 清一色 x4, +1 加底
+        pytest.param("self_draw", {"base_points": 6}, 24 + 6, id="jia-di-is-one-base"),
+        pytest.param("self_draw", {"zimo_bonus": "none"}, 4, id="no-bonus"),
+        pytest.param("self_draw", {"zimo_bonus": "jia_fan"}, 8, id="jia-fan-is-in-the-points"),  # 4 fan x8
+        pytest.param("discard", {}, 4, id="a-discard-has-no-jia-di"),
+    ],
+)
+def test_a_score_says_what_each_payer_pays(win_by, rules, per_payer):
+    result = score_hand("11s333s222s456s99s", "9s", win_by=win_by, rules=rules)
+    assert result.per_payer == per_payer
+    assert "self_draw_bonus" not in result.to_dict()  # the API's body is unchanged
+
+
+def test_a_robbing_win_voids_the_added_kong_entered_just_before_it():
+    added = kong(B, "added", "5p")
+    robbing = win(B, by_hand(C, "234m567m789m11p55p", "5p"), robbing_kong=True)
+    assert robbed_kong_voided(added, robbing) is True
+    assert robbed_kong_voided(kong(B, "added", "8m"), robbing) is False  # an earlier kong of another tile
+    assert robbed_kong_voided(kong(A, "added", "5p"), robbing) is False  # someone else's kong
+    assert robbed_kong_voided(added, win(B, by_fan(C, 2))) is False  # not a robbing win
+    assert robbed_kong_voided(added, {"type": "win", "from": 9}) is False  # unreadable: the engine says why
+
+
+def test_each_events_net_and_who_paid_whom():
+    # B's 弯杠 (A, C, D pay 1), then C wins 2 fan on B's discard with 呼叫转移: B pays 2 and hands over 3
+    result = settle(kong(B, "added", "8m"), win(B, by_fan(C, 2), after_kong=True))
+    first, second = result.event_money(0), result.event_money(1)
+    assert (first.net, first.house) == ((-1, 3, -1, -1), 0)
+    assert first.paid == (Paid(A, B, 1), Paid(C, B, 1), Paid(D, B, 1))
+    assert second.net == (0, -5, 5, 0)
+    assert second.paid == (Paid(B, C, 5),)  # the win and the hand-over, together
+    assert tuple(a + b for a, b in zip(first.net, second.net, strict=True)) == result.net
+
+
+def test_a_burned_penalty_is_paid_to_the_house():
+    result = settle({"type": "escape", "player": A, "tiles_left": 20}, escape_penalty_to="burn")
+    money = result.event_money(0)
+    assert (money.net, money.house) == ((-48, 0, 0, 0), 48)
+    assert money.paid == (Paid(A, None, 48),)
