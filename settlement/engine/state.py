@@ -67,9 +67,13 @@ class Transfer:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class KongPayment:
-    """One payer's share of one kong: kept apart so 呼叫转移 and 退税 find exactly who paid what."""
+class KongPayment(NamedTuple):
+    """One payer's share of one kong: kept apart so 呼叫转移 and 退税 find exactly who paid what.
+
+    A NamedTuple, as immutable as a frozen dataclass: a round makes one per payer of every kong, and a
+    frozen dataclass's ``__init__`` (each field set through ``object.__setattr__``) cost about 10,000
+    instructions each, a NamedTuple about 3,500 (counted as ``bench/instructions.py`` counts).
+    """
 
     kong: int  # the index of the kong event
     maker: int
