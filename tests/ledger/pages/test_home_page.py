@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from ledger import services
 from ledger.models import Group, Membership, Role
-from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user
+from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user, member_join
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
 
 
@@ -44,7 +44,7 @@ def test_home_shows_each_open_session_with_its_running_totals(owner):
 def test_a_viewer_is_not_offered_to_start_a_session(owner):
     group, _ = make_table(owner)
     viewer = make_user("guest")
-    services.member_add(actor=owner, group=group, username="guest", role=Role.VIEWER)
+    member_join(actor=owner, group=group, username="guest", role=Role.VIEWER)
     home = logged_in(viewer).get(reverse("home"))
     assert reverse("session-start", args=[group.pk]) not in home.content.decode()
     assert "观众" in visible_text(home)
