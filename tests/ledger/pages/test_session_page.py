@@ -50,6 +50,12 @@ class Phone:
         return self.tap(action="record", **fields)
 
 
+def join(owner, group, user, role):
+    """A member by consent: invited by the owner, accepted by the user."""
+    invitation = services.member_invite(actor=owner, group=group, username=user.username, role=role)
+    services.invitation_accept(actor=user, invitation=invitation)
+
+
 @pytest.fixture
 def table():
     owner = make_user("owner")
@@ -85,7 +91,7 @@ def test_every_event_is_saved_as_it_is_recorded(table):
 def test_a_second_phone_continues_the_same_hand(table):
     owner, group, session = table
     keeper = make_user("keeper")
-    services.member_add(actor=owner, group=group, username="keeper", role=Role.SCOREKEEPER)
+    join(owner, group, keeper, Role.SCOREKEEPER)
     Phone(owner, session).record(**SOUTH_KONG)
     second = Phone(keeper, session)
     assert totals(second.client.get(second.url)) == ["−2", "+6", "−2", "−2"]
@@ -149,21 +155,15 @@ def test_the_quick_picker_s_taps_are_kept_with_the_round(table):
 
 def test_a_viewer_sees_the_table_but_no_entry(table):
     owner, group, session = table
-    make_user("viewer")
-    services.member_add(actor=owner, group=group, username="viewer", role=Role.VIEWER)
-    viewer = Phone(get_user("viewer"), session)
+    viewer_user = make_user("viewer")
+    join(owner, group, viewer_user, Role.VIEWER)
+    viewer = Phone(viewer_user, session)
     page = viewer.client.get(viewer.url)
     assert page.status_code == 200 and 'id="entry-seats"' in page.content.decode()
     assert 'id="entry-form"' not in page.content.decode()
     refused = viewer.record(**SOUTH_KONG)
     assert "没有记录" in text_of(refused)
     assert not HandInProgress.objects.filter(session=session).exclude(events=[]).exists()
-
-
-def get_user(username):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.get(username=username)
 
 
 def test_another_group_s_session_is_a_404(table):
