@@ -232,5 +232,8 @@ def test_the_demo_user_logs_in_to_home_with_the_living_session_one_tap_away(
     fits_the_phone(page)
     photograph(page, "home-demo")
     session.click()
-    page.wait_for_load_state()
+    # the session page (h3's), on the hand in progress the demo left: 第13手, 阿美 already 胡
+    expect(page.locator("h1")).to_contain_text("13")
+    expect(page.locator(".tag--won")).to_have_count(1)
     fits_the_phone(page)
+    photograph(page, "session-demo")

@@ -25,6 +25,7 @@ def test_load_demo_records_a_living_session_once(db, settings):
     hand = session.hand
     assert hand.number == len(demo.ROUNDS) + 1
     assert hand.events == list(demo.HAND_IN_PROGRESS)  # a living hand: a kong and one winner so far
+    assert hand.dealer == 3  # round 12 was 老张's self-draw: he deals on
 
 
 def test_load_demo_refuses_outside_development_mode_whatever_the_flags(db, settings):

@@ -49,6 +49,11 @@ class Command(BaseCommand):
             ]
             position, corrected = demo.CORRECTION
             services.round_correct(actor=owner, round_=rounds[position - 1], body=corrected)
+            # Rounds recorded beside the hand move its number on, not its dealer: deal hand 13 from the
+            # seat round 12 suggested, as the session page would after a finished hand.
+            suggested = selectors.fresh_hand(session).dealer
+            revision = selectors.session_hand_revision(session)
+            services.hand_setup(actor=owner, session=session, revision=revision, dealer=suggested)
             for event in demo.HAND_IN_PROGRESS:
                 revision = selectors.session_hand_revision(session)
                 services.hand_event_add(actor=owner, session=session, event=event, revision=revision)
