@@ -41,8 +41,30 @@ class Group(models.Model):
         return self.name
 
 
+def keep_every_group_a_member(collector: Any, field: Any, sub_objs: Any, using: str) -> None:
+    """``Membership.user``'s on_delete: an account's memberships go with it (CASCADE), unless that would
+    leave a group with no member at all, whom no ownership could pass to: then the deletion is refused,
+    and the admin lists the membership as what protects the account (ledger/departures.py)."""
+    leaving = {user.pk for user in collector.data.get(field.remote_field.model, ())}
+    alone = [
+        membership
+        for membership in sub_objs
+        if not Membership.objects.using(using)
+        .filter(group_id=membership.group_id)
+        .exclude(user_id__in=leaving)
+        .exists()
+    ]
+    if alone:
+        # Django's collector words the refusal itself, naming these memberships as what protects the
+        # account (the admin lists them on its delete page).
+        raise models.ProtectedError("the last member of a group", set(alone))
+    models.CASCADE(collector, field, sub_objs, using)
+
+
 class Membership(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=keep_every_group_a_member, related_name="memberships"
+    )
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=12, choices=Role.choices)
     created = models.DateTimeField(auto_now_add=True)
@@ -222,6 +244,14 @@ class RoundVersion(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id} v{self.version} ({self.kind})"
+
+    @property
+    def writer_name(self) -> str | None:
+        """Who wrote this version: the account's name, or the name kept when the account went (or when
+        the version came from another server's export); None if nobody is known."""
+        if self.created_by is not None:
+            return str(self.created_by.get_username())
+        return self.created_by_name or None
 
 
 class HandInProgress(models.Model):

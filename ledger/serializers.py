@@ -268,7 +268,12 @@ class VersionEntrySerializer(serializers.ModelSerializer):
 
 
 class RoundVersionSerializer(serializers.ModelSerializer):
-    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    created_by = serializers.CharField(
+        source="writer_name",
+        allow_null=True,
+        default=None,
+        help_text="The user name of who wrote this version, kept when the account is deleted.",
+    )
     entries = VersionEntrySerializer(many=True)
 
     class Meta:

@@ -299,10 +299,14 @@ def member_remove(*, actor: AbstractBaseUser, membership: Membership) -> None:
 
 
 def _keep_an_owner(membership: Membership) -> None:
+    """400 unless another owner stays. The group row is locked first, so two owners demoting each other at
+    the same moment are counted one after the other and the second is refused (on PostgreSQL; SQLite's
+    IMMEDIATE transactions already run one at a time)."""
+    Group.objects.select_for_update().filter(pk=membership.group_id).first()
     others = Membership.objects.filter(group_id=membership.group_id, role=Role.OWNER).exclude(
         pk=membership.pk
     )
-    if not others.select_for_update().exists():
+    if not others.exists():
         raise EngineError("role", "A group needs at least one owner.", "每个组至少要有一位组长（owner）。")
 
 
