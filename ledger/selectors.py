@@ -497,6 +497,7 @@ def role_in(*, user: AbstractBaseUser, group: Group) -> str | None:
 class OpenSession:
     session: Session
     totals: SessionTotals
+    hand_number: int  # the hand being played (第N手)
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,7 +520,8 @@ def home_groups(user: AbstractBaseUser) -> list[GroupCard]:
     groups.sort(key=lambda group: (group.last or 0, group.pk), reverse=True)
     open_by_group: dict[int, list[OpenSession]] = {}
     for session in Session.objects.filter(group__in=groups, status=SessionStatus.OPEN).order_by("-id"):
-        open_by_group.setdefault(session.group_id, []).append(OpenSession(session, session_totals(session)))
+        playing = OpenSession(session, session_totals(session), hand_row(session).number)
+        open_by_group.setdefault(session.group_id, []).append(playing)
     return [
         GroupCard(group, group.role, group.player_count, tuple(open_by_group.get(group.pk, ())))
         for group in groups

@@ -75,10 +75,12 @@ def boolean(value: Any, path: str, index: int | None = None) -> bool:
     )
 
 
-def one_tile(value: Any, path: str, index: int | None = None) -> int:
-    """Exactly one tile, in any notation the parser reads (``5p``, ``5筒``, ``["5p"]``)."""
+def one_tile(value: Any, path: str, index: int | None = None, key: str | None = None) -> int:
+    """Exactly one tile, in any notation the parser reads (``5p``, ``5筒``, ``["5p"]``), at ``path.key``
+    (joined only when the tile is not the usual "5p": these readers run for every tile of a round)."""
     if isinstance(value, str) and value in TILE_INDEX:  # the usual "5p": no parsing needed
         return TILE_INDEX[value]
+    path = at(path, key)
     try:
         tiles = parse_tiles(value, field=path)
     except EngineError as error:

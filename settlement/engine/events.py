@@ -161,8 +161,9 @@ def optional_seat(data: Mapping[str, Any], key: str, path: str, index: int) -> i
 
 
 def flag(data: Mapping[str, Any], key: str, path: str, index: int) -> bool:
-    """An event's flag: absent is false."""
-    return boolean(data.get(key, False), f"{path}.{key}", index)
+    """An event's flag: absent is false. The path is joined only for an error (flags are read per event)."""
+    value = data.get(key, False)
+    return value if value is True or value is False else boolean(value, f"{path}.{key}", index)
 
 
 def fan_value(value: Any, path: str, index: int, key: str | None = None) -> int:
@@ -207,7 +208,7 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
             "流局时的手牌没有胡的那张牌，请去掉 win_tile。",
             index,
         )
-    win_index = None if win_tile is None else one_tile(win_tile, f"{path}.win_tile", index)
+    win_index = None if win_tile is None else one_tile(win_tile, path, index, "win_tile")
     return HandSpec(concealed, melds, win_tile, tuple(held), win_index)
 
 
@@ -229,7 +230,7 @@ def _meld_tile(meld: Any, path: str, position: int, index: int) -> int:
             f"副露的种类只能是 {kinds} 之一，收到 {kind!r}。",
             index,
         )
-    return one_tile(require(data, "tile", path, index), f"{path}.tile", index)
+    return one_tile(require(data, "tile", path, index), path, index, "tile")
 
 
 def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
@@ -314,7 +315,7 @@ def parse_kong(data: Mapping[str, Any], path: str, index: int) -> KongEvent:
             f"杠的种类只能是 direct（直杠）、added（弯杠）或 concealed（暗杠），收到 {raw_kind!r}。",
             index,
         )
-    tile = None if data.get("tile") is None else one_tile(data["tile"], f"{path}.tile", index)
+    tile = None if data.get("tile") is None else one_tile(data["tile"], path, index, "tile")
     feeder = optional_seat(data, "from", path, index)
     if kind is KongKind.DIRECT and feeder is None:
         raise fail(

@@ -202,7 +202,7 @@ def _shares(
     situation: Situation, state: RoundState, event: WinEvent, winner: int, kong: KongMade | None, table: Table
 ) -> Shares:
     rules = table.rules
-    bonus = rules.base_points if situation in WITH_BONUS and rules.zimo_bonus is ZimoBonus.JIA_DI else 0
+    bonus = rules.self_draw_bonus if situation in WITH_BONUS else 0
     opponents = tuple([seat for seat in state.active if seat != winner])  # active before this win
     if situation in ONE_SHARE:
         feeder = (

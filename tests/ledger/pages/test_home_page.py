@@ -35,7 +35,7 @@ def test_home_shows_each_open_session_with_its_running_totals(owner):
     services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
     home = logged_in(owner).get(reverse("home"))
     text = visible_text(home)
-    assert "周五麻将" in text and "第一场" in text and "1 手" in text
+    assert "周五麻将" in text and "第一场" in text and "1 手 · 第 2 手进行中" in text
     for name, points in (("小王", "−5"), ("小李", "+15"), ("阿美", "−5"), ("老张", "−5")):
         assert f"{name} {points}" in text
     assert reverse("session-start", args=[session.group_id]) in home.content.decode()

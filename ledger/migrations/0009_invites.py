@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0009_membership_user_keeps_groups'),
+        ('ledger', '0008_hand_in_progress'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

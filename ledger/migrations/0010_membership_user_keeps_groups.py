@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0008_hand_in_progress'),
+        ('ledger', '0009_invites'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
