@@ -10,7 +10,7 @@ SERVE_KEY := .serve/secret_key
 # A deployment sets DJANGO_DEBUG=0 and DJANGO_SECRET_KEY (docs/deployment.md) and does not use make.
 export DJANGO_DEBUG ?= 1
 
-.PHONY: run serve test bench lint setup migrate messages
+.PHONY: run serve test bench loadtest lint setup migrate messages
 
 setup: $(STAMP)
 
@@ -51,6 +51,16 @@ test: $(STAMP) messages
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+# 20 locust users for 30 s against gunicorn on 127.0.0.1, on SQLite then PostgreSQL (bench/loadtest.py);
+# locust is an optional dependency group, installed here on first use.
+LOADTEST_STAMP := $(VENV)/.loadtest-installed
+loadtest: $(STAMP) $(LOADTEST_STAMP)
+	$(PY) -m bench.loadtest
+
+$(LOADTEST_STAMP): pyproject.toml | $(STAMP)
+	$(PY) -m pip install --quiet -e '.[loadtest]'
+	touch $@
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -13,6 +13,14 @@ import time
 from pathlib import Path
 
 
+def print_table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
+    header = ("what", "figure", "target", "")
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(4)]
+    print(f"\n## {title}\n", flush=True)
+    for row in [header, *rows]:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+
+
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sczmj_site.settings")
     os.environ.setdefault("DJANGO_DEBUG", "1")  # as under make: the development key, no deployment needed
@@ -28,12 +36,7 @@ def main() -> int:
         module = importlib.import_module(f"bench.{name}")
         started = time.perf_counter()
         title, rows = module.run()
-        print(f"\n## {title}  ({time.perf_counter() - started:.1f} s)\n")
-        widths = [
-            max(len(str(row[i])) for row in [("what", "figure", "target", ""), *rows]) for i in range(4)
-        ]
-        for row in [("what", "figure", "target", ""), *rows]:
-            print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+        print_table(f"{title}  ({time.perf_counter() - started:.1f} s)", rows)
         missed += sum(1 for row in rows if row[3] == "MISSED")
     print(f"\n{missed} target(s) missed" if missed else "\nevery target met")
     return 1 if missed else 0

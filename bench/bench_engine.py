@@ -24,11 +24,10 @@ import sys
 import time
 
 from bench import instructions
-from bench.workload import Call, calls
+from bench.workload import WARM_HANDS, Call, calls
 
 TIMED_HANDS = 10_000  # more than the engine's parse cache holds, so no timed hand is a cache hit
 PASSES = 3
-WARM_HANDS = 200
 SCORE_MAX_RATIO = 3.0
 WAITS_MIN_RATIO = 8.0
 SETTLE_MAX_RATIO = 2.0
@@ -121,7 +120,7 @@ def run() -> tuple[str, list[Row]]:
     for name, batch in warm.items():
         for call in batch[:20] if name == "settle_round" else batch:
             call()
-    timed = calls(TIMED_HANDS, skip=WARM_HANDS)
+    timed = calls(TIMED_HANDS, skip=2 * WARM_HANDS)
     score_us, agari_us = paired_us(timed["score_hand"], timed["is_agari"])
     waits_us, search_us = paired_us(timed["find_waits"], timed["search"])
     rounds = len(timed["settle_round"]) // 5

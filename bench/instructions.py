@@ -1,14 +1,15 @@
 """Instructions per call, counted by valgrind's callgrind: a figure the machine's load does not move.
 
 One child process under callgrind builds the calls of ``bench.workload``, warms each operation up on hands
-of its own, then runs each measured batch inside one ``functools.reduce``: callgrind collects only inside
-that C function (``--collect-atstart=no --toggle-collect=functools_reduce``) and writes one dump per call
-of it (``--dump-after``), so the interpreter's start-up, the imports, the table building and the warm-up
-count nowhere. A batch's count less the count of a batch of empty calls of the same length, divided by
-its length, is the cost of one call (``PYTHONHASHSEED`` fixed and the garbage collector off while
-counting, as in ``timeit``, so a run gives the same figures every time).
+of its own, then runs each measured batch inside one ``functools.reduce``; callgrind writes its counter
+out and starts afresh on entering and on leaving that C function (``--dump-before`` and ``--dump-after``),
+so each batch has a dump of its own and the interpreter's start-up, the imports, the table building and the
+warm-up count in the dumps between. A batch's count less the count of a batch of empty calls of the same
+length, divided by its length, is the cost of one call (``PYTHONHASHSEED`` fixed and the garbage collector
+off while counting, as in ``timeit``, so a run gives the same figures every time).
 
-    .venv/bin/python -m bench.instructions      # prints the counts as JSON (about a minute)
+    .venv/bin/python -m bench.instructions                 # every count as JSON (about a minute)
+    .venv/bin/python -m bench.instructions score_hand      # some of them (while making one faster)
 """
 
 from __future__ import annotations
@@ -24,30 +25,27 @@ import sys
 import tempfile
 from pathlib import Path
 
-HANDS = 150  # measured hands per operation; a different 30 warm each one up
-WARM_HANDS = 30
+from bench.workload import WARM_HANDS, calls
+
+HANDS = 150  # measured hands per operation; different ones warm each one up
 ROUNDS = 8  # the bench round is one fixed round: a few settlements give its exact mean
-TOGGLE = "functools_reduce"
+DUMP_AROUND = "functools_reduce"  # the C function each batch runs in: callgrind dumps around it
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _batch_sizes() -> dict[str, int]:
-    return {"settle_round": ROUNDS}
 
 
 def _run_batch(calls: list) -> None:
     functools.reduce(lambda _, call: call(), calls, None)
 
 
-def child() -> list[tuple[str, int]]:
-    """Under callgrind: warm every operation, then one reduce per batch; returns (name, calls) in order."""
-    from bench.workload import calls
-
+def child(names: list[str]) -> list[tuple[str, int]]:
+    """Under callgrind: warm each operation, then one reduce per batch; returns (name, calls) in order."""
     warm = calls(WARM_HANDS)
-    measured = calls(HANDS, skip=WARM_HANDS)
-    sizes = _batch_sizes()
+    measured = calls(HANDS, skip=2 * WARM_HANDS)
+    sizes = {"settle_round": ROUNDS}
     order = []
     for name, batch in measured.items():
+        if names and name not in names:
+            continue
         for call in warm[name][: sizes.get(name, WARM_HANDS)]:
             call()
         batch = batch[: sizes.get(name, HANDS)]
@@ -73,22 +71,23 @@ def _dump_totals(folder: Path) -> list[int]:
     return totals
 
 
-def counts() -> dict[str, float]:
-    """Instructions per call of each operation of ``bench.workload``, net of the empty call."""
+def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
+    """Instructions per call of each operation of ``bench.workload`` (or of ``names``), net of the empty
+    call."""
     if shutil.which("valgrind") is None:
         raise RuntimeError("valgrind is not installed: apt-get install valgrind")
     with tempfile.TemporaryDirectory() as folder:
         command = [
             "valgrind",
             "--tool=callgrind",
-            "--collect-atstart=no",
-            f"--toggle-collect={TOGGLE}",
-            f"--dump-after={TOGGLE}",
+            f"--dump-before={DUMP_AROUND}",
+            f"--dump-after={DUMP_AROUND}",
             f"--callgrind-out-file={Path(folder) / 'cg.out'}",
             sys.executable,
             "-m",
             "bench.instructions",
             "--child",
+            *names,
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
@@ -96,21 +95,22 @@ def counts() -> dict[str, float]:
             raise RuntimeError(f"the callgrind run failed:\n{done.stderr[-3000:]}")
         order = json.loads(done.stdout.strip().splitlines()[-1])
         totals = _dump_totals(Path(folder))
-    if len(totals) != len(order) or not all(totals):
+    batches = totals[1::2]  # before the first batch, a batch, between two batches, a batch, ...
+    if len(totals) != 2 * len(order) or not all(batches):
         raise RuntimeError(
             f"callgrind wrote {len(totals)} dumps for {len(order)} batches: does {sys.executable} "
-            f"have the symbol {TOGGLE}?"
+            f"have the symbol {DUMP_AROUND}?"
         )
     per_call: dict[str, float] = {}
     for index in range(0, len(order), 2):
         (_, floor_calls), (name, calls) = order[index], order[index + 1]
-        per_call[name] = (totals[index + 1] - totals[index]) / calls
-        per_call[f"{name}_floor"] = totals[index] / floor_calls
+        per_call[name] = (batches[index + 1] - batches[index]) / calls
+        per_call[f"{name}_floor"] = batches[index] / floor_calls
     return per_call
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--child"]:
-        print(json.dumps(child()))
+    if sys.argv[1:2] == ["--child"]:
+        print(json.dumps(child(sys.argv[2:])))
     else:
-        print(json.dumps(counts(), indent=1))
+        print(json.dumps(counts(tuple(sys.argv[1:])), indent=1))

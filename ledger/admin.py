@@ -4,7 +4,10 @@
 from typing import Any
 
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from .models import (
     CoinEntry,
@@ -13,6 +16,7 @@ from .models import (
     LedgerEntry,
     Membership,
     Player,
+    Role,
     Round,
     RoundVersion,
     Session,
@@ -34,8 +38,20 @@ class ReadOnlyAdminMixin:
         return False
 
 
+class MembershipFormSet(BaseInlineFormSet):
+    """The group's members as edited in the admin: whatever rows are changed or deleted, one owner stays
+    (the rule ``services._keep_an_owner`` keeps for the API and the pages)."""
+
+    def clean(self) -> None:
+        super().clean()
+        kept = [form for form in self.forms if form.cleaned_data and not self._should_delete_form(form)]
+        if not any(form.cleaned_data.get("role") == Role.OWNER for form in kept):
+            raise ValidationError(_("A group needs at least one owner."), code="no_owner")
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
+    formset = MembershipFormSet
     extra = 0
 
 

@@ -75,6 +75,29 @@ class IdempotencyKeyReusedError(LedgerRefusal):
         )
 
 
+class InvitationAnsweredError(LedgerRefusal):
+    """An invitation to a group is answered once: accepted or declined, it cannot be answered again."""
+
+    def __init__(self) -> None:
+        super().__init__("invitation", "This invitation has already been answered.", "这个邀请已经答复过了。")
+
+
+INVITE_REFUSALS = {
+    "revoked": ("This invite link was revoked.", "这个邀请链接已被撤销。"),
+    "expired": ("This invite link has expired.", "这个邀请链接已过期。"),
+}
+
+
+class InviteUnusableError(LedgerRefusal):
+    """A revoked or expired invite link (410 Gone: it existed, it will not work again)."""
+
+    status_code = status.HTTP_410_GONE
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__("invite", *INVITE_REFUSALS[reason])
+
+
 class HandConflict(LedgerRefusal):
     """A write the hand in progress cannot take as it stands now; the API answers 409 with the current
     hand beside the error, a page shows it with the message."""

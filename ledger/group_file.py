@@ -120,17 +120,11 @@ def _version(version: RoundVersion, sequence: int) -> dict[str, Any]:
         "dealer": version.dealer,
         "void_suits": version.void_suits,
         "events": version.events,
-        "created_by": _writer(version),
+        "created_by": version.writer_name,
         "created": _time(version.created),
         **_figures(version),
         "digest": version.digest,
     }
-
-
-def _writer(version: RoundVersion) -> str | None:
-    if version.created_by is not None:
-        return version.created_by.get_username()
-    return version.created_by_name or None
 
 
 def _figures(version: RoundVersion) -> dict[str, Any]:

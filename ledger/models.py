@@ -9,6 +9,7 @@ version's rows; no entry is ever updated or deleted, and totals stay plain sums 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, NoReturn
 
 from django.conf import settings
@@ -40,8 +41,30 @@ class Group(models.Model):
         return self.name
 
 
+def keep_every_group_a_member(collector: Any, field: Any, sub_objs: Any, using: str) -> None:
+    """``Membership.user``'s on_delete: an account's memberships go with it (CASCADE), unless that would
+    leave a group with no member at all, whom no ownership could pass to: then the deletion is refused,
+    and the admin lists the membership as what protects the account (ledger/departures.py)."""
+    leaving = {user.pk for user in collector.data.get(field.remote_field.model, ())}
+    alone = [
+        membership
+        for membership in sub_objs
+        if not Membership.objects.using(using)
+        .filter(group_id=membership.group_id)
+        .exclude(user_id__in=leaving)
+        .exists()
+    ]
+    if alone:
+        # Django's collector words the refusal itself, naming these memberships as what protects the
+        # account (the admin lists them on its delete page).
+        raise models.ProtectedError("the last member of a group", set(alone))
+    models.CASCADE(collector, field, sub_objs, using)
+
+
 class Membership(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=keep_every_group_a_member, related_name="memberships"
+    )
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=12, choices=Role.choices)
     created = models.DateTimeField(auto_now_add=True)
@@ -222,6 +245,14 @@ class RoundVersion(models.Model):
     def __str__(self) -> str:
         return f"round {self.round_id} v{self.version} ({self.kind})"
 
+    @property
+    def writer_name(self) -> str | None:
+        """Who wrote this version: the account's name, or the name kept when the account went (or when
+        the version came from another server's export); None if nobody is known."""
+        if self.created_by is not None:
+            return str(self.created_by.get_username())
+        return self.created_by_name or None
+
 
 class HandInProgress(models.Model):
     """The hand being played at a session's table: a working area beside the ledger, not money yet.
@@ -397,3 +428,89 @@ class WinRecord(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"round {self.round_id} v{self.version}: player {self.winner_id} won {self.fan} fan"
+
+
+# --- invites: membership by consent ----------------------------------------------------------------------
+
+
+INVITE_ROLES = (Role.VIEWER, Role.SCOREKEEPER)
+INVITE_ROLE_CHOICES = [(role.value, role.label) for role in INVITE_ROLES]
+
+
+class SessionInvite(models.Model):
+    """A link to one session's table: its opener watches it live (viewer) or joins the group to keep score.
+
+    The link carries ``token`` alone (256 random bits), never an id, so links cannot be enumerated. An
+    invite stops working when it expires or is revoked; the row stays, so the link can say which.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="invites")
+    role = models.CharField(max_length=12, choices=Role.choices)
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(role__in=INVITE_ROLES), name="invite_role_viewer_or_scorekeeper"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.role} invite to {self.session_id}"
+
+    def state(self, now: datetime) -> str:
+        """``active``, or why the link no longer works: ``revoked`` (checked first) or ``expired``."""
+        if self.revoked_at is not None:
+            return "revoked"
+        return "expired" if self.expires_at <= now else "active"
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    ACCEPTED = "accepted", "accepted"
+    DECLINED = "declined", "declined"  # by the account asked, or withdrawn by an owner
+
+
+class GroupInvitation(models.Model):
+    """An owner's request that an account join a group: nothing changes until that account accepts."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=12, choices=Role.choices)
+    status = models.CharField(
+        max_length=8, choices=InvitationStatus.choices, default=InvitationStatus.PENDING
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    answered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = (
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="invitation_role_known"),
+            models.CheckConstraint(
+                condition=Q(status__in=InvitationStatus.values), name="invitation_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status=InvitationStatus.PENDING, answered__isnull=True)
+                | (~Q(status=InvitationStatus.PENDING) & Q(answered__isnull=False)),
+                name="invitation_answered_iff_not_pending",
+            ),
+            models.UniqueConstraint(
+                fields=("group", "user"),
+                condition=Q(status=InvitationStatus.PENDING),
+                name="invitation_one_pending_per_group_and_user",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to {self.group} as {self.role} ({self.status})"

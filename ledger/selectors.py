@@ -33,13 +33,16 @@ from .models import (
     SEATS,
     CoinEntry,
     Group,
+    GroupInvitation,
     HandInProgress,
+    InvitationStatus,
     LedgerEntry,
     Membership,
     Player,
     Round,
     RoundVersion,
     Session,
+    SessionInvite,
     SessionSeat,
     SessionStatus,
     WinRecord,
@@ -98,6 +101,43 @@ def group_players(group: Group) -> QuerySet[Player]:
 
 def group_sessions(group: Group) -> QuerySet[Session]:
     return Session.objects.filter(group=group).prefetch_related("seats__player").order_by("-id")
+
+
+# --- invites -----------------------------------------------------------------------------------------
+
+
+def session_invites(session: Session) -> QuerySet[SessionInvite]:
+    """A session's links, newest first (who may see them is the services' call: they grant access)."""
+    return SessionInvite.objects.filter(session=session).select_related("created_by").order_by("-id")
+
+
+def invite_get(*, user: AbstractBaseUser, invite_id: int) -> SessionInvite:
+    return get_object_or_404(
+        SessionInvite.objects.filter(session__group__memberships__user=user).select_related("session__group"),
+        pk=invite_id,
+    )
+
+
+def invite_by_token(token: str) -> SessionInvite:
+    """The invite a link names, whoever opens it: the token is the only key (404 when unknown)."""
+    return get_object_or_404(
+        SessionInvite.objects.select_related("session__group", "created_by"), token=token
+    )
+
+
+def invitations_for(user: AbstractBaseUser) -> QuerySet[GroupInvitation]:
+    """Invitations waiting for ``user``'s answer, newest first."""
+    return (
+        GroupInvitation.objects.filter(user=user, status=InvitationStatus.PENDING)
+        .select_related("group", "invited_by", "user")
+        .order_by("-id")
+    )
+
+
+def invitation_get(*, user: AbstractBaseUser, invitation_id: int) -> GroupInvitation:
+    """An invitation addressed to ``user`` or to a group of his (an owner may withdraw it); else 404."""
+    visible = GroupInvitation.objects.filter(Q(user=user) | Q(group__memberships__user=user)).distinct()
+    return get_object_or_404(visible.select_related("group", "invited_by", "user"), pk=invitation_id)
 
 
 # --- a session ---------------------------------------------------------------------------------------
@@ -201,10 +241,10 @@ def session_settle_up(session: Session) -> dict[str, Any]:
     for payment in settle_up(balances):
         payments.append(
             {
-                "from": _party(payment.frm),
-                "from_name": _party_name(payment.frm, names),
-                "to": _party(payment.to),
-                "to_name": _party_name(payment.to, names),
+                "from": _party(payment.payer),
+                "from_name": _party_name(payment.payer, names),
+                "to": _party(payment.payee),
+                "to_name": _party_name(payment.payee, names),
                 "amount": payment.amount,
             }
         )
@@ -441,6 +481,7 @@ def role_in(*, user: AbstractBaseUser, group: Group) -> str | None:
 class OpenSession:
     session: Session
     totals: SessionTotals
+    hand_number: int  # the hand being played (第N手)
 
 
 @dataclass(frozen=True, slots=True)
@@ -463,7 +504,8 @@ def home_groups(user: AbstractBaseUser) -> list[GroupCard]:
     groups.sort(key=lambda group: (group.last or 0, group.pk), reverse=True)
     open_by_group: dict[int, list[OpenSession]] = {}
     for session in Session.objects.filter(group__in=groups, status=SessionStatus.OPEN).order_by("-id"):
-        open_by_group.setdefault(session.group_id, []).append(OpenSession(session, session_totals(session)))
+        playing = OpenSession(session, session_totals(session), hand_row(session).number)
+        open_by_group.setdefault(session.group_id, []).append(playing)
     return [
         GroupCard(group, group.role, group.player_count, tuple(open_by_group.get(group.pk, ())))
         for group in groups

@@ -6,10 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
-from .models import LedgerEntry, Membership, Player, Role, Round, RoundVersion, Session
+from .invite_links import invite_url, qr_svg
+from .models import (
+    INVITE_ROLE_CHOICES,
+    GroupInvitation,
+    LedgerEntry,
+    Membership,
+    Player,
+    Role,
+    Round,
+    RoundVersion,
+    Session,
+    SessionInvite,
+)
 
 # --- accounts --------------------------------------------------------------------------------------------
 
@@ -62,6 +75,48 @@ class MembershipSerializer(serializers.ModelSerializer):
     class Meta:
         model = Membership
         fields = ("id", "username", "role", "created")
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    """An account asked to join a group. ``id``, ``username``, ``role`` and ``created`` are the fields a
+    membership has, so a client of the members list reads both alike; ``id`` is the invitation's."""
+
+    username = serializers.CharField(source="user.username")
+    group_name = serializers.CharField(source="group.name")
+    invited_by = serializers.CharField(source="invited_by.username", allow_null=True, default=None)
+
+    class Meta:
+        model = GroupInvitation
+        fields = ("id", "username", "role", "created", "status", "group", "group_name", "invited_by")
+
+
+class InviteCreateSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=INVITE_ROLE_CHOICES)
+    expires_in_hours = serializers.IntegerField(
+        required=False, help_text="How long the link works, in hours (1 to 720; 24 when left out)."
+    )
+
+
+class InviteSerializer(serializers.ModelSerializer):
+    """A link to a session. ``url`` carries an unguessable token; ``qr_svg`` is that URL as inline SVG."""
+
+    url = serializers.SerializerMethodField()
+    qr_svg = serializers.SerializerMethodField()
+    status = serializers.SerializerMethodField(help_text="active, expired or revoked.")
+    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+
+    class Meta:
+        model = SessionInvite
+        fields = ("id", "role", "url", "qr_svg", "expires_at", "status", "session", "created", "created_by")
+
+    def get_url(self, invite: SessionInvite) -> str:
+        return invite_url(self.context["request"], invite)
+
+    def get_qr_svg(self, invite: SessionInvite) -> str:
+        return qr_svg(self.get_url(invite))
+
+    def get_status(self, invite: SessionInvite) -> str:
+        return invite.state(timezone.now())
 
 
 class PlayerCreateSerializer(serializers.Serializer):
@@ -213,7 +268,12 @@ class VersionEntrySerializer(serializers.ModelSerializer):
 
 
 class RoundVersionSerializer(serializers.ModelSerializer):
-    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    created_by = serializers.CharField(
+        source="writer_name",
+        allow_null=True,
+        default=None,
+        help_text="The user name of who wrote this version, kept when the account is deleted.",
+    )
     entries = VersionEntrySerializer(many=True)
 
     class Meta:

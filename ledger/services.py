@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -31,6 +33,8 @@ from . import bounds, integrity, selectors
 from .errors import (
     HandStartedError,
     IdempotencyKeyReusedError,
+    InvitationAnsweredError,
+    InviteUnusableError,
     NothingToRedoError,
     NothingToUndoError,
     RoundVoidedError,
@@ -39,11 +43,14 @@ from .errors import (
     StaleRoundError,
 )
 from .models import (
+    INVITE_ROLES,
     SEATS,
     WRITER_ROLES,
     CoinEntry,
     Group,
+    GroupInvitation,
     HandInProgress,
+    InvitationStatus,
     LedgerEntry,
     Membership,
     Player,
@@ -51,6 +58,7 @@ from .models import (
     Round,
     RoundVersion,
     Session,
+    SessionInvite,
     SessionSeat,
     SessionStatus,
     VersionKind,
@@ -131,22 +139,144 @@ def require_role(*, actor: AbstractBaseUser, group: Group, roles: Sequence[str])
 
 
 @transaction.atomic
-def member_add(*, actor: AbstractBaseUser, group: Group, username: str, role: str) -> Membership:
+def member_invite(*, actor: AbstractBaseUser, group: Group, username: str, role: str) -> GroupInvitation:
+    """Ask an account to join ``group``: it becomes a member only when it accepts (``invitation_accept``).
+
+    Owners only. The API throttles this per owner, so user names cannot be probed in bulk.
+    """
     require_role(actor=actor, group=group, roles=(Role.OWNER,))
     _check_role(role)
-    user = get_user_model().objects.filter(username=username).first()
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
     if user is None:
         raise EngineError(
             "username", f"No account is called {username!r}.", f"没有名为 {username!r} 的账号。"
         )
 
-    def already_a_member() -> EngineError:
-        return EngineError("username", f"{username} is already a member.", f"{username} 已经是成员。")
+    def already_asked() -> EngineError:
+        return EngineError(
+            "username",
+            f"{user.get_username()} has already been invited.",
+            f"已经邀请过 {user.get_username()}。",
+        )
 
     if Membership.objects.filter(user=user, group=group).exists():
-        raise already_a_member()
-    with _unique_or(already_a_member):
-        return Membership.objects.create(user=user, group=group, role=role)
+        raise EngineError(
+            "username", f"{user.get_username()} is already a member.", f"{user.get_username()} 已经是成员。"
+        )
+    if GroupInvitation.objects.filter(user=user, group=group, status=InvitationStatus.PENDING).exists():
+        raise already_asked()
+    with _unique_or(already_asked):
+        return GroupInvitation.objects.create(group=group, user=user, role=role, invited_by=actor)
+
+
+@transaction.atomic
+def invitation_accept(*, actor: AbstractBaseUser, invitation: GroupInvitation) -> Membership:
+    """The account asked says yes: it joins with the role it was offered (or keeps a higher one)."""
+    invitation = _pending_invitation(invitation)
+    if invitation.user_id != actor.pk:
+        raise PermissionDenied("Only the account invited can accept. 只有被邀请的账号才能接受。")
+    invitation.status = InvitationStatus.ACCEPTED
+    invitation.answered = timezone.now()
+    invitation.save(update_fields=["status", "answered"])
+    return _join(user=actor, group=invitation.group, role=invitation.role)
+
+
+@transaction.atomic
+def invitation_decline(*, actor: AbstractBaseUser, invitation: GroupInvitation) -> GroupInvitation:
+    """The account asked says no, or an owner of the group withdraws the question."""
+    invitation = _pending_invitation(invitation)
+    if invitation.user_id != actor.pk:
+        require_role(actor=actor, group=invitation.group, roles=(Role.OWNER,))
+    invitation.status = InvitationStatus.DECLINED
+    invitation.answered = timezone.now()
+    invitation.save(update_fields=["status", "answered"])
+    return invitation
+
+
+def _pending_invitation(invitation: GroupInvitation) -> GroupInvitation:
+    locked = GroupInvitation.objects.select_for_update().select_related("group").get(pk=invitation.pk)
+    if locked.status != InvitationStatus.PENDING:
+        raise InvitationAnsweredError()
+    return locked
+
+
+ROLE_RANK = {Role.VIEWER: 0, Role.SCOREKEEPER: 1, Role.OWNER: 2}
+
+
+def _join(*, user: AbstractBaseUser, group: Group, role: str) -> Membership:
+    """``user`` in ``group`` with at least ``role``: an existing member is raised to it, never lowered."""
+    membership = Membership.objects.select_for_update().filter(user=user, group=group).first()
+    if membership is None:
+        with _unique_or(lambda: EngineError("user", "Already a member.", "已经是成员。")):
+            return Membership.objects.create(user=user, group=group, role=role)
+    if ROLE_RANK[Role(role)] > ROLE_RANK[Role(membership.role)]:
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+INVITE_TOKEN_BYTES = 32  # 256 bits: a link cannot be guessed
+DEFAULT_INVITE_HOURS = 24
+MAX_INVITE_HOURS = 24 * 30
+
+
+@transaction.atomic
+def invite_create(
+    *, actor: AbstractBaseUser, session: Session, role: str, expires_in_hours: int | None = None
+) -> SessionInvite:
+    """A link to ``session`` for a viewer or a scorekeeper (owners and scorekeepers make them)."""
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    if role not in INVITE_ROLES:
+        raise EngineError("role", "role must be viewer or scorekeeper.", "角色只能是 viewer 或 scorekeeper。")
+    hours = DEFAULT_INVITE_HOURS if expires_in_hours is None else expires_in_hours
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_INVITE_HOURS:
+        raise EngineError(
+            "expires_in_hours",
+            f"expires_in_hours must be a whole number from 1 to {MAX_INVITE_HOURS}.",
+            f"有效时长须为 1 到 {MAX_INVITE_HOURS} 之间的整数（小时）。",
+        )
+    return SessionInvite.objects.create(
+        session=session,
+        role=role,
+        token=secrets.token_urlsafe(INVITE_TOKEN_BYTES),
+        created_by=actor,
+        expires_at=timezone.now() + timedelta(hours=hours),
+    )
+
+
+@transaction.atomic
+def invite_revoke(*, actor: AbstractBaseUser, invite: SessionInvite) -> SessionInvite:
+    """The link stops working at once. An owner revokes any link of the group; a scorekeeper his own."""
+    if invite.created_by_id != actor.pk:
+        require_role(actor=actor, group=invite.session.group, roles=(Role.OWNER,))
+    else:
+        require_role(actor=actor, group=invite.session.group, roles=WRITER_ROLES)
+    if invite.revoked_at is None:
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+    return invite
+
+
+@transaction.atomic
+def invite_join(*, actor: AbstractBaseUser, invite: SessionInvite) -> Membership:
+    """A logged-in visitor accepts a scorekeeper link: he joins the session's group as scorekeeper."""
+    locked = SessionInvite.objects.select_for_update().select_related("session__group").get(pk=invite.pk)
+    refusal = invite_refusal(locked)
+    if refusal is not None:
+        raise refusal
+    if locked.role != Role.SCOREKEEPER:
+        raise EngineError(
+            "role",
+            "A viewer link shows the table; it does not join the group.",
+            "观看链接只能观看，不能加入本组。",
+        )
+    return _join(user=actor, group=locked.session.group, role=Role.SCOREKEEPER)
+
+
+def invite_refusal(invite: SessionInvite) -> InviteUnusableError | None:
+    """Why the link no longer works (revoked, expired), or None while it does."""
+    state = invite.state(timezone.now())
+    return None if state == "active" else InviteUnusableError(state)
 
 
 @transaction.atomic
@@ -169,10 +299,14 @@ def member_remove(*, actor: AbstractBaseUser, membership: Membership) -> None:
 
 
 def _keep_an_owner(membership: Membership) -> None:
+    """400 unless another owner stays. The group row is locked first, so two owners demoting each other at
+    the same moment are counted one after the other and the second is refused (on PostgreSQL; SQLite's
+    IMMEDIATE transactions already run one at a time)."""
+    Group.objects.select_for_update().filter(pk=membership.group_id).first()
     others = Membership.objects.filter(group_id=membership.group_id, role=Role.OWNER).exclude(
         pk=membership.pk
     )
-    if not others.select_for_update().exists():
+    if not others.exists():
         raise EngineError("role", "A group needs at least one owner.", "每个组至少要有一位组长（owner）。")
 
 

@@ -32,6 +32,19 @@ urlpatterns = [
         api.MemberDetailView.as_view(),
         name="member-detail",
     ),
+    path("api/v1/invitations/", api.InvitationListView.as_view(), name="invitation-list"),
+    path(
+        "api/v1/invitations/<ledger_id:invitation_id>/accept/",
+        api.InvitationAcceptView.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "api/v1/invitations/<ledger_id:invitation_id>/decline/",
+        api.InvitationDeclineView.as_view(),
+        name="invitation-decline",
+    ),
+    path("api/v1/sessions/<ledger_id:session_id>/invites/", api.InviteListView.as_view(), name="invite-list"),
+    path("api/v1/invites/<ledger_id:invite_id>/", api.InviteDetailView.as_view(), name="invite-detail"),
     path("api/v1/groups/<ledger_id:group_id>/players/", api.PlayerListView.as_view(), name="player-list"),
     path("api/v1/groups/<ledger_id:group_id>/sessions/", api.SessionListView.as_view(), name="session-list"),
     path(

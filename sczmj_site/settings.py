@@ -252,7 +252,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the suit choice set (a void suit in score, waits and settle), not one per field.
-    "ENUM_NAME_OVERRIDES": {"SuitEnum": ["m", "p", "s"]},
+    "ENUM_NAME_OVERRIDES": {
+        "SuitEnum": ["m", "p", "s"],
+        "RoleEnum": "ledger.models.Role",
+        "InviteRoleEnum": "ledger.models.INVITE_ROLE_CHOICES",
+    },
 }
 
 LOGGING = {

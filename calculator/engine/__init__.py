@@ -6,9 +6,11 @@ both take tiles in notation, validate them and raise ``EngineError`` (field + me
 Everything an adapter (API, pages, ledger) needs is exported here and nowhere else: the request parsers,
 the hand vocabulary (suits, tiles, meld kinds and sizes, how a hand wins, the limits), and the tables a
 rules form is built from (the options with their labels and explanations, the presets with every value,
-the patterns with their Chinese names and fan). Adapters import only these names.
+the patterns with their Chinese names and fan) and ``fields``, the input readers both engines use, so a
+page can read a value as the engines do. Adapters import only these names.
 """
 
+from . import fields
 from .errors import EngineError
 from .fan import (
     AFTER_KONG,
@@ -135,6 +137,7 @@ __all__ = [
     "ZimoBonus",
     "describe_rules",
     "fan_of_pattern",
+    "fields",
     "find_waits",
     "format_tiles",
     "multiplier_of",

@@ -10,7 +10,7 @@ from functools import cache, lru_cache
 from itertools import product
 
 from .patterns import HAS_QUAD, SEVEN_PAIRS
-from .tables import COMBINE, SPLITS, WAYS, way_groups
+from .tables import COMBINE, GROUPS, SPLITS, WAYS, way_groups
 from .tiles import FOUR_BITS, LOW_BITS, RANK_BITS, SUIT_BITS, SUIT_MASK, format_tiles
 
 SetName = tuple[int, str]  # (suit, compact name such as "123m"): sorts in tile order within a suit
@@ -56,14 +56,21 @@ def _suit_bits(first: int, second: int, third: int, melds_facts: int, wanted: in
     raise AssertionError("best_set_names called with facts the tables do not give")
 
 
+# Each group's name in each suit ((0, 1, 2) is "123m" in 万), so naming a split is lookups, not formatting.
+_GROUP_NAMES = tuple(
+    {group: format_tiles(9 * suit + rank for rank in group) for group in GROUPS} for suit in range(3)
+)
+_PAIR_NAME_LENGTH = 3  # two digits and the suit letter; a set's name has three digits
+
+
 @lru_cache(maxsize=65536)
 def _suit_names(key: int, wanted: int, suit: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The pair (if any) and the sorted sets of one suit's split with the fact ``wanted``, as names."""
-    groups = way_groups(WAYS[key << 4 | wanted])
-    names = [(len(group), format_tiles(9 * suit + rank for rank in group)) for group in groups]
+    names = _GROUP_NAMES[suit]
+    named = [names[group] for group in way_groups(WAYS[key << 4 | wanted])]
     return (
-        tuple(name for size, name in names if size == 2),
-        tuple(sorted(name for size, name in names if size != 2)),
+        tuple([name for name in named if len(name) == _PAIR_NAME_LENGTH]),
+        tuple(sorted([name for name in named if len(name) != _PAIR_NAME_LENGTH])),
     )
 
 

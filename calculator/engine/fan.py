@@ -185,12 +185,6 @@ class ScoreResult:
     reason: str | None = None
     reason_zh: str | None = None
     reason_code: str | None = None
-    self_draw_bonus: int = 0  # 自摸加底: what each payer adds to ``points`` (not in the API's body)
-
-    @property
-    def per_payer(self) -> int:
-        """What one payer pays for this win: ``points`` plus 自摸加底 on a self-draw under jia_di."""
-        return self.points + self.self_draw_bonus
 
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -241,8 +235,12 @@ class Wait:
 # What scoring needs from one Rules value, computed once per Rules object.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Scoring:
+    """The compiled view of one ``Rules`` value (its choice tables and switched-on extras, never changed)
+    and two memo tables filled as hands are scored: the extras of each situation, the value of each wait.
+    Not frozen, because those memos grow in place; shared by every hand scored under equal rules."""
+
     rules: Rules
     choices: tuple[Choice, ...]
     # the best reading for each (standard fact mask, tile facts): index mask + 16 * (tile_bits >> 3)
@@ -606,7 +604,6 @@ def score_held(
     fan = pattern.fan + gen + sum(extra.fan for extra in extras)
     multiplier = multiplier_of(fan)
     points = rules.amount(fan)
-    jia_di = rules.base_points if situation & SELF_DRAW and rules.zimo_bonus is ZimoBonus.JIA_DI else 0
     return ScoreResult(
         True,
         fan,
@@ -617,7 +614,6 @@ def score_held(
         gen,
         extras,
         _set_names(held, reading),
-        self_draw_bonus=jia_di,
     )
 
 

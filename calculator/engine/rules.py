@@ -161,6 +161,11 @@ class Rules:
         return self.men_qing_zhong_zhang if self.zhong_zhang is None else self.zhong_zhang
 
     @property
+    def self_draw_bonus(self) -> int:
+        """自摸加底: what each payer of a self-draw share adds, in points (RULES.md 4.2), 0 unless jia_di."""
+        return self.base_points if self.zimo_bonus is ZimoBonus.JIA_DI else 0
+
+    @property
     def cap_points(self) -> int:
         """The cap amount in points: base x cap, or 16b when there is no cap (RULES.md 3.5)."""
         return self.base_points * (self.cap_multiplier or 16)

@@ -43,7 +43,10 @@ SUIT_FIELDS: tuple[int, ...] = tuple(_mask(range(9 * suit, 9 * suit + 9), 0b1111
 
 def pack(indices: Iterable[int]) -> int:
     """The packed counts of some tiles."""
-    return sum(map(ONE.__getitem__, indices))
+    packed = 0
+    for index in indices:  # a plain loop: about half the instructions of sum(map(ONE.__getitem__, ...))
+        packed += ONE[index]
+    return packed
 
 
 def count_of(packed: int, index: int) -> int:
@@ -82,6 +85,16 @@ _GROUP = re.compile(r"([1-9]+)([mps])")
 # to a string of tile indices, and the joined string encodes to bytes, i.e. the indices, all in C.
 _INDEX_CHARS = {
     suit: str.maketrans({str(rank + 1): chr(9 * number + rank) for rank in range(9)})
+    for number, suit in enumerate(SUITS)
+}
+# The same for ASCII text (what the pages and most clients send), as bytes: bytes.translate is a 256-entry
+# table lookup per character where str.translate looks a dict up, several times faster on a 14-tile hand.
+_ASCII_NORMAL = bytes.maketrans("".join(SUITS).upper().encode(), "".join(SUITS).encode())
+_ASCII_SPACES = "".join(char for char in _SPACES if char.isascii()).encode()
+_VALID_ASCII = re.compile(rb"(?:[1-9]+[mps])*")
+_GROUP_ASCII = re.compile(rb"([1-9]+)([mps])")
+_INDEX_BYTES = {
+    suit.encode(): bytes.maketrans(b"123456789", bytes(range(9 * number, 9 * number + 9)))
     for number, suit in enumerate(SUITS)
 }
 
@@ -128,6 +141,12 @@ _JSON_KINDS: dict[type, tuple[str, str]] = {
 def _parse_string(value: str) -> tuple[int, ...] | None:
     """The tiles of a compact string, or None when it is not one. Cached: a settled round reads each hand
     twice (the tile census, then the calculator), and the pages resend the hands they show."""
+    if value.isascii():
+        text = value.encode().translate(_ASCII_NORMAL, _ASCII_SPACES)
+        if _VALID_ASCII.fullmatch(text):
+            groups = [digits.translate(_INDEX_BYTES[suit]) for digits, suit in _GROUP_ASCII.findall(text)]
+            return tuple(b"".join(groups))
+        return None
     normal = value.translate(_NORMAL_NO_SPACES)
     if _VALID.fullmatch(normal):
         groups = [digits.translate(_INDEX_CHARS[suit]) for digits, suit in _GROUP.findall(normal)]

@@ -18,6 +18,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -51,9 +52,17 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             form.add_error(FORM_FIELD.get(error.field), refusal_message(error))
         else:
             login(request, user, backend=SIGN_UP_BACKEND)
-            return redirect("home")
+            return redirect(_next_page(request) or "home")
     status = 400 if form.errors else 200
-    return render(request, "ledger/accounts/sign_up.html", {"form": form}, status=status)
+    context = {"form": form, "next": _next_page(request)}
+    return render(request, "ledger/accounts/sign_up.html", context, status=status)
+
+
+def _next_page(request: HttpRequest) -> str:
+    """Where to go after signing up (an invite link, say): a path on this site only, else nowhere."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False)
+    return target if safe else ""
 
 
 class PasswordChange(auth_views.PasswordChangeView):

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from calculator.engine import COPIES, KINDS, TILE_NAMES
+from calculator.engine.fields import fail
 
-from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent, fail
+from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent
 from .state import SEATS
 
 MAX_KONGS_PER_HAND = 4  # 14 tiles plus one replacement per kong make at most four sets of four

@@ -7,8 +7,9 @@ from itertools import pairwise
 from typing import Any
 
 from calculator.engine import EngineError
+from calculator.engine.fields import fail
 
-from .events import Event, EventKind, KongEvent, KongKind, WinEvent, fail, parse_event
+from .events import Event, EventKind, KongEvent, KongKind, WinEvent, parse_event
 from .state import RoundState
 
 AFTER_LAST_TILE = frozenset({EventKind.DRAW, EventKind.ESCAPE})

@@ -18,7 +18,8 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from .events import as_list, as_object, fail, is_int, require
+from calculator.engine.fields import as_list, as_object, fail, is_int, require
+
 from .state import SEATS
 
 HOUSE_RANK = len(SEATS)  # the house takes a tied leftover coin last

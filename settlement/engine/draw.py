@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from calculator.engine import HuazhuRecipients, Rules
+from calculator.engine.fields import fail
 
 from .checks import check_open
-from .events import DrawEvent, DrawStatus, EventKind, PlayerReport, fail
+from .events import DrawEvent, DrawStatus, EventKind, PlayerReport
+from .hands import Readiness, readiness
 from .kongs import refund_kong_income
-from .scoring import Readiness, readiness
-from .state import SEATS, Reason, RoundState, Step, Table, Transfer
+from .state import SEATS, EventOutcome, Reason, RoundState, Table, Transfer
 
 Recipients = Callable[[RoundState, Mapping[int, Readiness]], tuple[int, ...]]
 
@@ -85,7 +86,7 @@ def assess(
     }
 
 
-def settle_draw(state: RoundState, event: DrawEvent, table: Table) -> Step:
+def settle_draw(state: RoundState, event: DrawEvent, table: Table) -> EventOutcome:
     """流局: every active player's readiness, then 查花猪, 查大叫 and 退税; the round ends."""
     index, rules = event.index, table.rules
     check_open(state, index, EventKind.DRAW)
@@ -94,7 +95,7 @@ def settle_draw(state: RoundState, event: DrawEvent, table: Table) -> Step:
     chajiao = _chajiao(state, checks, rules, index)
     refunds, state = _tui_shui(state, checks, rules, index)
     summary = {"players": [checks[seat].to_dict() for seat in sorted(checks)], "scores": []}
-    return Step(pigs + chajiao + refunds, state.ended(), summary)
+    return EventOutcome(pigs + chajiao + refunds, state.ended(), summary)
 
 
 def _huazhu(

@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from calculator.engine import EscapedWinner, EscapePenaltyTo
+from calculator.engine.fields import fail
 
 from .checks import check_open
 from .draw import assess
-from .events import EscapeEvent, EventKind, fail
+from .events import EscapeEvent, EventKind
+from .hands import Readiness
 from .kongs import refund_kong_income
-from .scoring import Readiness
-from .state import Reason, RoundState, Step, Table, Transfer
+from .state import EventOutcome, Reason, RoundState, Table, Transfer
 
 NEAR_THE_END = 4  # with this many wall tiles left or fewer, a ready player is owed at least his 查大叫 value
 
 
-def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> Step:
+def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> EventOutcome:
     """An active player leaves: kong income back, a penalty to each other active player, the round ends."""
     index, path = event.index, f"events[{event.index}]"
     check_open(state, index, EventKind.ESCAPE)
@@ -72,7 +73,7 @@ def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> Step:
         "players": [checks[seat].to_dict() for seat in sorted(checks)],
     }
     new_state = state.after_escape(event.player, finished=True)
-    return Step(refunds + penalties, new_state, summary)
+    return EventOutcome(refunds + penalties, new_state, summary)
 
 
 def _owed(base: int, check: Readiness | None, near_end: bool) -> int:
@@ -80,7 +81,7 @@ def _owed(base: int, check: Readiness | None, near_end: bool) -> int:
     return max(base, check.points) if near_end and check is not None and check.ready else base
 
 
-def _winner_leaves(state: RoundState, event: EscapeEvent, table: Table) -> Step:
+def _winner_leaves(state: RoundState, event: EscapeEvent, table: Table) -> EventOutcome:
     """A winner leaves: no penalty, the round goes on; under ``forfeit`` his win and 加底 go back."""
     forfeit = table.rules.escaped_winner is EscapedWinner.FORFEIT
     returned = tuple(
@@ -104,4 +105,4 @@ def _winner_leaves(state: RoundState, event: EscapeEvent, table: Table) -> Step:
         "players": [],
         "forfeit": forfeit,
     }
-    return Step(returned, state.after_escape(event.player, finished=state.finished), summary)
+    return EventOutcome(returned, state.after_escape(event.player, finished=state.finished), summary)

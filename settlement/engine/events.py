@@ -9,11 +9,23 @@ both happen before ``settle_round`` returns anything, so a bad request never pay
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from calculator.engine import MAX_FAN, MELD_SIZES, SUITS, TILE_INDEX, EngineError, parse_tiles
+from calculator.engine import MAX_FAN, MELD_SIZES, TILE_INDEX, EngineError, parse_tiles
+from calculator.engine.fields import (
+    as_list,
+    as_object,
+    at,
+    boolean,
+    check_keys,
+    fail,
+    is_int,
+    one_tile,
+    require,
+    void_suit_letter,
+)
 
 from .state import SEATS
 
@@ -64,7 +76,7 @@ class HandSpec(NamedTuple):
     """A hand given as tiles: the raw values go to the calculator, the parsed ones to the tile census.
 
     The parts of an event are NamedTuples, built in C, like the engine's other internal records (see
-    ``state.Step``); the events themselves stay frozen dataclasses, their ``index`` being a tuple method.
+    ``state.EventOutcome``); the events stay frozen dataclasses, their ``index`` being a tuple method.
     """
 
     concealed: Any
@@ -127,53 +139,8 @@ class EscapeEvent:
 Event = KongEvent | WinEvent | DrawEvent | EscapeEvent
 
 
-def fail(path: str, message: str, message_zh: str, index: int | None = None) -> EngineError:
-    return EngineError(path, message, message_zh, event=index)
-
-
 # ---------------------------------------------------------------------------------------------- fields
-
-
-def at(path: str, key: str | None) -> str:
-    """The field ``key`` of ``path``: the leaf checks below join them only for an error message."""
-    return path if key is None else f"{path}.{key}"
-
-
-def require(data: Mapping[str, Any], key: str, path: str, index: int | None) -> Any:
-    if key not in data:
-        raise fail(f"{path}.{key}", f"The field '{key}' is required.", f"缺少必填字段“{key}”。", index)
-    return data[key]
-
-
-def as_object(value: Any, path: str, index: int | None) -> Mapping[str, Any]:
-    if isinstance(value, (dict, Mapping)):  # dict first: the ABC check is slow
-        return value
-    raise fail(path, f"{path} must be an object.", f"{path} 必须是一个对象。", index)
-
-
-def as_list(value: Any, path: str, index: int | None, key: str | None = None) -> Sequence[Any]:
-    if isinstance(value, list | tuple):
-        return value
-    path = at(path, key)
-    raise fail(path, f"{path} must be a list.", f"{path} 必须是一个列表。", index)
-
-
-def check_keys(data: Mapping[str, Any], allowed: frozenset[str], path: str, index: int) -> None:
-    """Every key of ``data`` is one ``allowed``: a misspelt flag ("robing_kong") must not vanish silently."""
-    if data.keys() <= allowed:
-        return
-    key = next(str(key) for key in data if key not in allowed)
-    names = ", ".join(sorted(allowed))
-    raise fail(
-        f"{path}.{key}",
-        f"Unknown field '{key}': the fields here are {names}.",
-        f"未知字段“{key}”，这里可用的字段：{names}。",
-        index,
-    )
-
-
-def is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+# The general readers are the calculator's (``calculator.engine.fields``); these three read the round's own.
 
 
 def seat(value: Any, path: str, index: int | None, key: str | None = None) -> int:
@@ -194,15 +161,9 @@ def optional_seat(data: Mapping[str, Any], key: str, path: str, index: int) -> i
 
 
 def flag(data: Mapping[str, Any], key: str, path: str, index: int) -> bool:
+    """An event's flag: absent is false. The path is joined only for an error (flags are read per event)."""
     value = data.get(key, False)
-    if isinstance(value, bool):
-        return value
-    raise fail(
-        f"{path}.{key}",
-        f"{key} must be true or false; got {value!r}.",
-        f"{key} 必须是 true 或 false，收到 {value!r}。",
-        index,
-    )
+    return value if value is True or value is False else boolean(value, f"{path}.{key}", index)
 
 
 def fan_value(value: Any, path: str, index: int, key: str | None = None) -> int:
@@ -214,28 +175,6 @@ def fan_value(value: Any, path: str, index: int, key: str | None = None) -> int:
         f"番数必须是 1 到 {MAX_FAN} 的整数（平胡为 1 番），收到 {value!r}。",
         index,
     )
-
-
-def one_tile(value: Any, path: str, index: int, key: str | None = None) -> int:
-    if isinstance(value, str) and value in TILE_INDEX:  # the usual "5p": no parsing needed
-        return TILE_INDEX[value]
-    path = at(path, key)
-    try:
-        tiles = parse_tiles(value, field=path)
-    except EngineError as error:
-        raise _with_event(error, index) from None
-    if len(tiles) != 1:
-        raise fail(
-            path,
-            f"{path} must be exactly one tile such as '5p'; got {value!r}.",
-            f"{path} 必须是一张牌，如 '5p'，收到 {value!r}。",
-            index,
-        )
-    return tiles[0]
-
-
-def _with_event(error: EngineError, index: int) -> EngineError:
-    return EngineError(error.field, error.message, error.message_zh, event=index)
 
 
 # ---------------------------------------------------------------------------------------------- hands
@@ -533,7 +472,8 @@ def parse_dealer(value: Any) -> int:
 
 
 def parse_void_suits(value: Any) -> tuple[str | None, ...]:
-    """Four entries, each ``m``, ``p``, ``s`` or null; the whole field may be null (void suits unknown)."""
+    """Four entries, each a void suit as ``calculator.engine.fields.void_suit`` reads it (``m`` or 万, ...)
+    or null; the whole field may be null (void suits unknown)."""
     if value is None:
         return (None,) * len(SEATS)
     suits = as_list(value, "void_suits", None)
@@ -543,11 +483,4 @@ def parse_void_suits(value: Any) -> tuple[str | None, ...]:
             f"void_suits must list 4 entries, one per seat; got {len(suits)}.",
             f"void_suits（定缺）必须有 4 项，每个座位一项，收到 {len(suits)} 项。",
         )
-    for position, suit in enumerate(suits):
-        if suit is not None and suit not in SUITS:
-            raise fail(
-                f"void_suits[{position}]",
-                f"A void suit is m, p, s or null; got {suit!r}.",
-                f"缺门只能是 m（万）、p（筒）、s（条）或 null，收到 {suit!r}。",
-            )
-    return tuple(suits)
+    return tuple([void_suit_letter(suit, f"void_suits[{position}]") for position, suit in enumerate(suits)])

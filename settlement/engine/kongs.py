@@ -7,10 +7,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from calculator.engine import SUITS, TILE_NAMES, DirectKong, Rules
+from calculator.engine.fields import fail
 
 from .checks import check_can_act, check_open
-from .events import EventKind, KongEvent, KongKind, fail
-from .state import KongMade, KongPayment, PaymentState, Reason, RoundState, Step, Table, Transfer
+from .events import EventKind, KongEvent, KongKind
+from .state import EventOutcome, KongMade, KongPayment, PaymentState, Reason, RoundState, Table, Transfer
 
 KONG_REASONS: Mapping[KongKind, Reason] = {
     KongKind.DIRECT: Reason.DIRECT_KONG,
@@ -40,7 +41,7 @@ KONG_SHARES: Mapping[KongKind, Callable[[Rules, int, int | None], int]] = {
 }
 
 
-def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
+def settle_kong(state: RoundState, event: KongEvent, table: Table) -> EventOutcome:
     """Every active player other than the maker pays his share of b into the maker's kong income."""
     check_open(state, event.index, EventKind.KONG)
     check_can_act(state, event.player, event.index, "player")
@@ -77,7 +78,7 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> Step:
         "scores": [],
         "points": total,
     }
-    return Step(tuple(transfers), new_state, summary)
+    return EventOutcome(tuple(transfers), new_state, summary)
 
 
 def _tile_name(tile: int | None) -> str | None:

@@ -36,10 +36,10 @@ from .events import (
     parse_void_suits,
 )
 from .kongs import settle_kong
-from .state import SEATS, RoundState, Step, Table, Transfer
+from .state import SEATS, EventOutcome, RoundState, Table, Transfer
 from .wins import settle_win
 
-Handler = Callable[[RoundState, Any, Table], Step]
+Handler = Callable[[RoundState, Any, Table], EventOutcome]
 HANDLERS: Mapping[type, tuple[EventKind, Handler]] = {
     KongEvent: (EventKind.KONG, settle_kong),
     WinEvent: (EventKind.WIN, settle_win),

@@ -13,19 +13,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .events import fail, is_int
+from calculator.engine.fields import fail, is_int
 
 EXACT_LIMIT = 15
 
 
 @dataclass(frozen=True, slots=True)
 class Payment:
-    frm: int  # index into the balances
-    to: int
+    """One transfer of a settle-up: ``payer`` pays ``payee`` (indices into the balances) ``amount``."""
+
+    payer: int
+    payee: int
     amount: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"from": self.frm, "to": self.to, "amount": self.amount}
+        return {"from": self.payer, "to": self.payee, "amount": self.amount}
 
 
 def settle_up(balances: Sequence[int]) -> tuple[Payment, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -67,9 +67,13 @@ class Transfer:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class KongPayment:
-    """One payer's share of one kong: kept apart so 呼叫转移 and 退税 find exactly who paid what."""
+class KongPayment(NamedTuple):
+    """One payer's share of one kong: kept apart so 呼叫转移 and 退税 find exactly who paid what.
+
+    A NamedTuple, as immutable as a frozen dataclass: a round makes one per payer of every kong, and a
+    frozen dataclass's ``__init__`` (each field set through ``object.__setattr__``) cost about 10,000
+    instructions each, a NamedTuple about 3,500 (counted as ``bench/instructions.py`` counts).
+    """
 
     kong: int  # the index of the kong event
     maker: int
@@ -162,38 +166,21 @@ class RoundState:
             )
         )
 
-    # The next states, built by the constructor: ``dataclasses.replace`` costs several µs a call on 3.13,
-    # and a round makes about ten of them.
+    # The next states: each names a step of the round and makes it through ``_next``, the one place a
+    # state is built from another.
+
+    def _next(self, **changes: Any) -> RoundState:
+        """This state with ``changes``. Not ``dataclasses.replace``: that costs several µs a call on 3.13,
+        and a round makes about ten states."""
+        return RoundState(*[changes.get(name, getattr(self, name)) for name in _STATE_FIELDS])
 
     def but_payments(self, kong_payments: tuple[KongPayment, ...]) -> RoundState:
         """The same round with these kong payment records."""
-        return RoundState(
-            self.dealer,
-            self.winners,
-            self.escaped,
-            kong_payments,
-            self.win_receipts,
-            self.previous_kong,
-            self.any_kong,
-            self.last_tile_won,
-            self.first_win,
-            self.finished,
-        )
+        return self._next(kong_payments=kong_payments)
 
     def after_kong(self, payments: tuple[KongPayment, ...], made: KongMade) -> RoundState:
         """The round after the kong ``made``, whose payers paid ``payments``."""
-        return RoundState(
-            self.dealer,
-            self.winners,
-            self.escaped,
-            self.kong_payments + payments,
-            self.win_receipts,
-            made,
-            True,
-            self.last_tile_won,
-            self.first_win,
-            self.finished,
-        )
+        return self._next(kong_payments=self.kong_payments + payments, previous_kong=made, any_kong=True)
 
     def after_win(
         self,
@@ -205,48 +192,22 @@ class RoundState:
         finished: bool,
     ) -> RoundState:
         """The round after a win event: ``won`` are out of play, paid ``receipts``."""
-        return RoundState(
-            self.dealer,
-            self.winners + won,
-            self.escaped,
-            self.kong_payments,
-            self.win_receipts + receipts,
-            None,
-            self.any_kong,
-            last_tile,
-            first_win,
-            finished,
+        return self._next(
+            winners=self.winners + won,
+            win_receipts=self.win_receipts + receipts,
+            previous_kong=None,
+            last_tile_won=last_tile,
+            first_win=first_win,
+            finished=finished,
         )
 
     def after_escape(self, player: int, *, finished: bool) -> RoundState:
         """The round after ``player`` escaped (and, near the end of the wall, was settled as at a draw)."""
-        return RoundState(
-            self.dealer,
-            self.winners,
-            (*self.escaped, player),
-            self.kong_payments,
-            self.win_receipts,
-            None,
-            self.any_kong,
-            self.last_tile_won,
-            self.first_win,
-            finished,
-        )
+        return self._next(escaped=(*self.escaped, player), previous_kong=None, finished=finished)
 
     def ended(self) -> RoundState:
         """The round closed by a 流局."""
-        return RoundState(
-            self.dealer,
-            self.winners,
-            self.escaped,
-            self.kong_payments,
-            self.win_receipts,
-            None,
-            self.any_kong,
-            self.last_tile_won,
-            self.first_win,
-            True,
-        )
+        return self._next(previous_kong=None, finished=True)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -258,13 +219,16 @@ class RoundState:
         }
 
 
+_STATE_FIELDS = tuple(field.name for field in fields(RoundState))
+
+
 @cache
 def _active_seats(winners: tuple[int, ...], escaped: tuple[int, ...]) -> tuple[int, ...]:
     """The seats still in play: asked for many times per event, and the same few answers every round."""
     return tuple([seat for seat in SEATS if seat not in winners and seat not in escaped])
 
 
-class Step(NamedTuple):
+class EventOutcome(NamedTuple):
     """What one event did: its transfers, the state after it, and its entry in the result's ``events``.
 
     This and the other records that never leave the engine (``KongMade``, ``FirstWin``, ``Table``,

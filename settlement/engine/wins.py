@@ -28,12 +28,13 @@ from calculator.engine import (
     QiangGangPayment,
     ZimoBonus,
 )
+from calculator.engine.fields import fail
 
 from .checks import check_can_act, check_open
-from .events import EventKind, WinEvent, WinnerSpec, fail
+from .events import EventKind, WinEvent, WinnerSpec
+from .hands import WinScore, score_winner
 from .kongs import refund_last_kong
-from .scoring import WinScore, score_winner
-from .state import FirstWin, KongMade, PaymentState, Reason, RoundState, Step, Table, Transfer
+from .state import EventOutcome, FirstWin, KongMade, PaymentState, Reason, RoundState, Table, Transfer
 
 BLOOD_BATTLE_WINNERS = 3  # the third win ends a 血战到底 round
 
@@ -67,7 +68,7 @@ class Shares(NamedTuple):
     bonus: int  # 自摸加底 per share, in points
 
 
-def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
+def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome:
     """Check the win is possible now, score its claimants, pay the winners, hand over 杠上炮 kong money."""
     index, rules = event.index, table.rules
     check_open(state, index, EventKind.WIN)
@@ -133,7 +134,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> Step:
     }
     if rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND:
         summary["kong_refund"] = sum([transfer.points for transfer in handed])
-    return Step(paid + handed, new_state, summary)
+    return EventOutcome(paid + handed, new_state, summary)
 
 
 def _in_play_order(
@@ -201,7 +202,7 @@ def _shares(
     situation: Situation, state: RoundState, event: WinEvent, winner: int, kong: KongMade | None, table: Table
 ) -> Shares:
     rules = table.rules
-    bonus = rules.base_points if situation in WITH_BONUS and rules.zimo_bonus is ZimoBonus.JIA_DI else 0
+    bonus = rules.self_draw_bonus if situation in WITH_BONUS else 0
     opponents = tuple([seat for seat in state.active if seat != winner])  # active before this win
     if situation in ONE_SHARE:
         feeder = (

@@ -175,6 +175,16 @@ def test_waits_mode_with_fourteen_tiles_lists_the_discards(client):
     assert "打出其中一张即可听牌" in text
 
 
+def test_waits_mode_says_a_fourteen_that_is_a_pig_can_discard_into_ready(client):
+    """RULES.md 3.4: 3p is the void suit; as it stands a 花猪, and discarding 3p leaves it ready on 5s, 9s."""
+    form = {"mode": "waits", "concealed": "3p2222334445699s", "void_suit": "p"}
+    text = text_of(client.post("/", form, **HTMX))
+    assert "这手牌现在是花猪" in text and "有叫" in text and "打出其中一张即可听牌" in text
+    assert "不能胡。" not in text and "没叫" not in text
+    english = text_of(client.post("/", form, **HTMX, **ENGLISH))
+    assert "As it stands the hand is a flower pig" in english and "Ready" in english
+
+
 def test_waits_mode_says_when_a_hand_is_not_ready(client):
     text = text_of(client.post("/", {"mode": "waits", "concealed": "147m258p369s1357m"}, **HTMX))
     assert "没叫" in text or "花猪" in text

@@ -164,7 +164,7 @@ def test_a_returning_table_is_at_its_first_hand_within_six_taps_of_logging_in(ph
     assert taps <= 6, taps
 
 
-def test_the_account_menu_logs_out(phone_page: Page, live_server):
+def test_the_account_menu_changes_the_password_and_logs_out(phone_page: Page, live_server):
     get_user_model().objects.create_user(username="amei", password=PASSWORD)
     page = phone_page
     page.set_viewport_size(PHONE)
@@ -176,6 +176,15 @@ def test_the_account_menu_logs_out(phone_page: Page, live_server):
     expect(page.locator(".account__menu")).to_contain_text("amei")
     fits_the_phone(page)
     photograph(page, "account-menu")
+    page.get_by_role("link", name="修改密码").click()
+    page.locator("input[name=old_password]").fill(PASSWORD)
+    page.locator("input[name=new_password1]").fill("mahjong-saturday-night")
+    page.locator("input[name=new_password2]").fill("mahjong-saturday-night")
+    fits_the_phone(page)
+    photograph(page, "password-change")
+    page.get_by_role("button", name="修改密码").click()
+    expect(page.locator(".notice")).to_contain_text("密码已修改")
+    page.locator(".account__who").click()
     page.get_by_role("button", name="退出").click()
     expect(page.get_by_role("button", name="登录")).to_be_visible()
 

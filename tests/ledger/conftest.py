@@ -48,6 +48,13 @@ def make_user(username: str) -> Any:
     return get_user_model().objects.create_user(username=username, password="a-long-pass-phrase")
 
 
+def member_join(*, actor: Any, group: Any, username: str, role: str) -> Any:
+    """``username`` in ``group`` the only way there is: ``actor`` (an owner) invites, the account accepts."""
+    user = get_user_model().objects.get(username=username)
+    invitation = services.member_invite(actor=actor, group=group, username=username, role=role)
+    return services.invitation_accept(actor=user, invitation=invitation)
+
+
 def make_table(owner: Any, group_name: str = "周五麻将", **session: Any) -> tuple[Any, Any]:
     """A group owned by ``owner`` with four players, and an open session of them."""
     group = services.group_create(actor=owner, name=group_name)
@@ -93,7 +100,7 @@ def api(owner: Any) -> APIClient:
 def member_factory(group: Any, owner: Any) -> Any:
     def add(username: str, role: str = Role.VIEWER) -> Any:
         user = make_user(username)
-        services.member_add(actor=owner, group=group, username=username, role=role)
+        member_join(actor=owner, group=group, username=username, role=role)
         return user
 
     return add

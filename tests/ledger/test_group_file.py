@@ -28,6 +28,7 @@ from tests.ledger.conftest import (
     client_for,
     make_table,
     make_user,
+    member_join,
 )
 from tests.ledger.test_guards import verify
 
@@ -47,7 +48,7 @@ def history(owner):
     services.round_void(actor=owner, round_=rounds[0])
     services.session_close(actor=owner, session=first)
     keeper = make_user("scorekeeper")
-    services.member_add(actor=owner, group=group, username="scorekeeper", role=Role.SCOREKEEPER)
+    member_join(actor=owner, group=group, username="scorekeeper", role=Role.SCOREKEEPER)
     second = services.session_start(
         actor=owner,
         group=group,

@@ -14,7 +14,7 @@ from ledger.urls import urlpatterns
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
 
 # Routes that concern no group's object.
-UNSCOPED = {"account-create", "auth-token", "group-list", "group-import"}
+UNSCOPED = {"account-create", "auth-token", "group-list", "group-import", "invitation-list"}
 
 # For each scoped route: which of the victim's objects fills its path.
 SCOPED: dict[str, dict[str, str]] = {
@@ -40,6 +40,10 @@ SCOPED: dict[str, dict[str, str]] = {
     "round-detail": {"round_id": "round"},
     "round-correct": {"round_id": "round"},
     "round-void": {"round_id": "round"},
+    "invite-list": {"session_id": "session"},
+    "invite-detail": {"invite_id": "invite"},
+    "invitation-accept": {"invitation_id": "invitation"},
+    "invitation-decline": {"invitation_id": "invitation"},
 }
 BODIES: dict[str, Any] = {
     "post": SELF_DRAW_B,
@@ -65,7 +69,15 @@ def test_every_ledger_route_is_covered():
 def victim(owner: Any) -> dict[str, Any]:
     group, session = make_table(owner)
     round_, _ = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
-    return {"group": group, "session": session, "round": round_, "membership": group.memberships.get()}
+    make_user("friend")
+    return {
+        "group": group,
+        "session": session,
+        "round": round_,
+        "membership": group.memberships.get(),
+        "invite": services.invite_create(actor=owner, session=session, role="viewer"),
+        "invitation": services.member_invite(actor=owner, group=group, username="friend", role="viewer"),
+    }
 
 
 @pytest.fixture
@@ -110,6 +122,10 @@ def test_the_victims_data_is_untouched_after_every_attempt(victim, intruder, own
     assert victim["session"].is_open
     assert victim["session"].rounds.count() == 1
     assert victim["group"].memberships.count() == 1
+    victim["invite"].refresh_from_db()
+    victim["invitation"].refresh_from_db()
+    assert victim["invite"].revoked_at is None
+    assert victim["invitation"].status == "pending"
 
 
 def test_lists_show_only_the_requesters_groups(victim, intruder):

@@ -81,13 +81,16 @@ def test_a_scorekeeper_records_but_cannot_manage_members(session, recorded, memb
     assert response.status_code == 403
 
 
-def test_an_owner_adds_promotes_and_removes_members(api, group):
-    make_user("friend")
-    added = api.post(
+def test_an_owner_invites_promotes_and_removes_members(api, group):
+    friend = make_user("friend")
+    invited = api.post(
         url("member-list", group_id=group.pk), {"username": "friend", "role": "viewer"}, format="json"
     )
-    assert added.status_code == 201
-    member_id = added.json()["id"]
+    assert invited.status_code == 201
+    assert not group.memberships.filter(user=friend).exists()  # nobody joins without saying yes
+    accepted = client_for(friend).post(url("invitation-accept", invitation_id=invited.json()["id"]))
+    assert accepted.status_code == 200
+    member_id = accepted.json()["id"]
     promoted = api.patch(
         url("member-detail", group_id=group.pk, member_id=member_id), {"role": "scorekeeper"}, format="json"
     )
@@ -105,12 +108,16 @@ def test_the_last_owner_cannot_step_down(api, group, owner):
     assert response.json()["field"] == "role"
 
 
-def test_anonymous_requests_are_refused_everywhere_but_sign_up_and_token(session, recorded):
+def test_anonymous_requests_are_refused_everywhere_but_sign_up_and_token(session, recorded, owner):
     objects = {
         "group": session.group,
         "session": session,
         "round": recorded,
         "membership": session.group.memberships.first(),
+        "invite": services.invite_create(actor=owner, session=session, role="viewer"),
+        "invitation": services.member_invite(
+            actor=owner, group=session.group, username=make_user("friend").username, role="viewer"
+        ),
     }
     anonymous = APIClient()
     for param in CASES:
@@ -119,3 +126,4 @@ def test_anonymous_requests_are_refused_everywhere_but_sign_up_and_token(session
         response = getattr(anonymous, method)(path, SELF_DRAW_B if method == "post" else None, format="json")
         assert response.status_code == 401, (method, path)
     assert anonymous.get(reverse("ledger:group-list")).status_code == 401
+    assert anonymous.get(reverse("ledger:invitation-list")).status_code == 401

@@ -29,8 +29,12 @@ def owned(db: Any) -> dict[str, Any]:
     owner = make_user("fuzz-owner")
     group, session = make_table(owner)
     round_, _ = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
-    make_user("fuzz-friend")
-    member = services.member_add(actor=owner, group=group, username="fuzz-friend", role=Role.VIEWER)
+    friend = make_user("fuzz-friend")
+    invitation = services.member_invite(actor=owner, group=group, username="fuzz-friend", role=Role.VIEWER)
+    member = services.invitation_accept(actor=friend, invitation=invitation)
+    make_user("fuzz-newcomer")
+    pending = services.member_invite(actor=owner, group=group, username="fuzz-newcomer", role=Role.VIEWER)
+    invite = services.invite_create(actor=owner, session=session, role="viewer")
     token = client_for(owner)._credentials["HTTP_AUTHORIZATION"]
     return {
         "headers": {"Authorization": token},
@@ -39,6 +43,8 @@ def owned(db: Any) -> dict[str, Any]:
             "session_id": session.pk,
             "round_id": round_.pk,
             "member_id": member.pk,
+            "invite_id": invite.pk,
+            "invitation_id": pending.pk,
         },
     }
 

@@ -3,6 +3,7 @@
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Sum
 
@@ -260,9 +261,11 @@ def test_correcting_an_old_round_leaves_later_rounds_alone_when_their_coins_do_n
 def test_only_owners_manage_members(owner, group, member_factory):
     keeper = member_factory("keeper", Role.SCOREKEEPER)
     make_user("newcomer")
+    newcomer = get_user_model().objects.get(username="newcomer")
     with pytest.raises(PermissionDenied):
-        services.member_add(actor=keeper, group=group, username="newcomer", role=Role.VIEWER)
-    membership = services.member_add(actor=owner, group=group, username="newcomer", role=Role.VIEWER)
+        services.member_invite(actor=keeper, group=group, username="newcomer", role=Role.VIEWER)
+    invitation = services.member_invite(actor=owner, group=group, username="newcomer", role=Role.VIEWER)
+    membership = services.invitation_accept(actor=newcomer, invitation=invitation)
     with pytest.raises(PermissionDenied):
         services.member_set_role(actor=keeper, membership=membership, role=Role.OWNER)
     with pytest.raises(PermissionDenied):

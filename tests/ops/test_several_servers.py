@@ -80,6 +80,7 @@ def environment(database_url: str) -> dict[str, str]:
     return {
         **kept,
         "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "tests.ops.servers_settings",
         "DJANGO_SECRET_KEY": "several-servers-test-key-" + "x" * 40,
         "WEB_CONCURRENCY": "1",
         "SCZMJ_THREADS": "4",
@@ -173,6 +174,35 @@ def test_a_round_recorded_through_one_server_is_in_the_others_totals(servers, ta
     rounds, points = totals(second, table)
     assert rounds == before + 1
     assert totals(first, table) == (rounds, points)
+
+
+def test_the_hand_in_progress_is_one_hand_whichever_server_is_asked(servers, table):
+    """Two phones at one table, each reaching another server: an event saved through one is the hand the
+    other shows, a write against the revision it replaced is refused, and the event that finishes the
+    hand records its round for both."""
+    first, second = servers
+    hand = f"/api/v1/sessions/{table['session']}/hand/"
+    token = table["token"]
+    revision = second.call("GET", hand, token=token)[2]["revision"]
+    kong = {"type": "kong", "player": 1, "kind": "concealed", "tile": "2m"}
+    status, _, saved = first.call("POST", hand + "events/", {"event": kong, "revision": revision}, token)
+    assert status == 200, saved
+    status, headers, shown = second.call("GET", hand, token=token)
+    assert (status, shown["events"], shown["revision"]) == (200, [kong], revision + 1)
+    assert headers["ETag"] == f'"hand-{revision + 1}"'
+
+    stale = {"event": {"type": "win", "from": 0, "winners": [{"player": 2, "fan": 1}]}, "revision": revision}
+    status, _, refused = second.call("POST", hand + "events/", stale, token)
+    assert (status, refused["field"], refused["hand"]["events"]) == (409, "revision", [kong])
+
+    rounds_before, _ = totals(first, table)
+    three_win = {"type": "win", "from": 0, "winners": [{"player": p, "fan": 1} for p in (1, 2, 3)]}
+    status, _, finished = second.call(
+        "POST", hand + "events/", {"event": three_win, "revision": revision + 1}, token
+    )
+    assert status == 201, finished
+    assert totals(first, table)[0] == rounds_before + 1
+    assert first.call("GET", hand, token=token)[2]["events"] == []
 
 
 def test_one_idempotency_key_on_both_servers_stores_one_round(servers, table):

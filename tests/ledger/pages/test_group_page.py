@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from ledger import services
 from ledger.models import Membership, Player, Role
-from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B, make_table, make_user
+from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B, make_table, make_user, member_join
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
 
 
@@ -60,7 +60,7 @@ def test_a_refused_player_is_a_message_and_nothing_is_stored(owner, client, name
 def test_a_viewer_sees_the_group_but_adding_a_player_is_refused(owner):
     group, _ = make_table(owner)
     viewer = make_user("guest")
-    services.member_add(actor=owner, group=group, username="guest", role=Role.VIEWER)
+    member_join(actor=owner, group=group, username="guest", role=Role.VIEWER)
     client = logged_in(viewer)
     page = client.get(reverse("group-page", args=[group.pk]))
     assert reverse("group-player-add", args=[group.pk]) not in page.content.decode()
@@ -73,7 +73,7 @@ def test_a_viewer_sees_the_group_but_adding_a_player_is_refused(owner):
 def test_the_owner_changes_a_role(owner, client):
     group, _ = make_table(owner)
     make_user("amei")
-    member = services.member_add(actor=owner, group=group, username="amei", role=Role.VIEWER)
+    member = member_join(actor=owner, group=group, username="amei", role=Role.VIEWER)
     response = client.post(
         reverse("group-member-role", args=[group.pk, member.pk]), {"role": Role.SCOREKEEPER}, follow=True
     )
@@ -111,9 +111,9 @@ def test_an_unknown_role_is_a_message(owner, client):
 def test_the_owner_removes_a_member_and_a_scorekeeper_may_not(owner, client):
     group, _ = make_table(owner)
     keeper = make_user("keeper")
-    services.member_add(actor=owner, group=group, username="keeper", role=Role.SCOREKEEPER)
+    member_join(actor=owner, group=group, username="keeper", role=Role.SCOREKEEPER)
     make_user("amei")
-    amei = services.member_add(actor=owner, group=group, username="amei", role=Role.VIEWER)
+    amei = member_join(actor=owner, group=group, username="amei", role=Role.VIEWER)
     refused = logged_in(keeper).post(reverse("group-member-remove", args=[group.pk, amei.pk]))
     assert refused.status_code == 400
     assert Membership.objects.filter(pk=amei.pk).exists()

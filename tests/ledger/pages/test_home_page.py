@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from ledger import services
 from ledger.models import Group, Membership, Role
-from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user
+from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user, member_join
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
 
 
@@ -35,7 +35,7 @@ def test_home_shows_each_open_session_with_its_running_totals(owner):
     services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
     home = logged_in(owner).get(reverse("home"))
     text = visible_text(home)
-    assert "周五麻将" in text and "第一场" in text and "1 手" in text
+    assert "周五麻将" in text and "第一场" in text and "1 手 · 第 2 手进行中" in text
     for name, points in (("小王", "−5"), ("小李", "+15"), ("阿美", "−5"), ("老张", "−5")):
         assert f"{name} {points}" in text
     assert reverse("session-start", args=[session.group_id]) in home.content.decode()
@@ -44,7 +44,7 @@ def test_home_shows_each_open_session_with_its_running_totals(owner):
 def test_a_viewer_is_not_offered_to_start_a_session(owner):
     group, _ = make_table(owner)
     viewer = make_user("guest")
-    services.member_add(actor=owner, group=group, username="guest", role=Role.VIEWER)
+    member_join(actor=owner, group=group, username="guest", role=Role.VIEWER)
     home = logged_in(viewer).get(reverse("home"))
     assert reverse("session-start", args=[group.pk]) not in home.content.decode()
     assert "观众" in visible_text(home)

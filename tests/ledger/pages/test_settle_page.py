@@ -37,7 +37,7 @@ def test_each_net_and_the_fewest_transfers_by_name(client, played):
         assert f"{name} {points}" in text
     for payment in settle_up(totals):
         names = ("小王", "小李", "阿美", "老张")
-        assert f"{names[payment.frm]} → {names[payment.to]} {payment.amount}" in text
+        assert f"{names[payment.payer]} → {names[payment.payee]} {payment.amount}" in text
 
 
 def test_the_summary_to_copy_names_the_group_the_hands_the_nets_and_the_transfers(client, played):

@@ -10,7 +10,7 @@ from django.urls import reverse
 from calculator.engine import OPTIONS, PATTERNS, OptionKind, Rules
 from ledger import services
 from ledger.models import Player, Role, Session
-from tests.ledger.conftest import NAMES, make_table, make_user
+from tests.ledger.conftest import NAMES, make_table, make_user, member_join
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
 
 
@@ -172,7 +172,7 @@ def test_a_refused_start_says_why_beside_the_field_and_stores_nothing(
 
 def test_a_viewer_cannot_start_a_session(owner, group):
     guest = make_user("guest")
-    services.member_add(actor=owner, group=group, username="guest", role=Role.VIEWER)
+    member_join(actor=owner, group=group, username="guest", role=Role.VIEWER)
     client = logged_in(guest)
     page = client.get(reverse("session-start", args=[group.pk]))
     assert 'id="start-session"' not in page.content.decode()

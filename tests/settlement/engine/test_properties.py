@@ -73,7 +73,7 @@ def test_settle_up_zeroes_every_balance_in_at_most_n_minus_1(values: list[int]):
     left = list(balances)
     for payment in payments:
         assert payment.amount > 0
-        left[payment.frm] += payment.amount
-        left[payment.to] -= payment.amount
+        left[payment.payer] += payment.amount
+        left[payment.payee] -= payment.amount
     assert left == [0] * len(balances)
     assert len(payments) <= len(balances) - 1

@@ -1296,6 +1296,6 @@ def test_settle_up_uses_the_fewest_transfers(balances: list[int], most: int) -> 
     left = list(balances)
     for payment in payments:
         assert isinstance(payment.amount, int) and payment.amount > 0
-        left[payment.frm] += payment.amount
-        left[payment.to] -= payment.amount
+        left[payment.payer] += payment.amount
+        left[payment.payee] -= payment.amount
     assert left == [0] * len(balances)

@@ -13,8 +13,8 @@ def _apply(balances, payments):
     left = list(balances)
     for payment in payments:
         assert payment.amount > 0
-        left[payment.frm] += payment.amount
-        left[payment.to] -= payment.amount
+        left[payment.payer] += payment.amount
+        left[payment.payee] -= payment.amount
     return left
 
 

@@ -4,7 +4,7 @@ entered, and each event's net and who paid whom."""
 
 import pytest
 
-from calculator.engine import EngineError, score_hand, tile_count_problem
+from calculator.engine import EngineError, Rules, score_hand, tile_count_problem
 from settlement.engine import Paid, robbed_kong_voided
 
 from .rounds import by_fan, by_hand, kong, settle, win
@@ -32,19 +32,20 @@ def test_the_tile_count_message_is_the_apis():
 
 
 @pytest.mark.parametrize(
-    ("win_by", "rules", "per_payer"),
+    ("rules", "per_payer"),
     [
-        pytest.param("self_draw", {}, 4 + 1, id="self-draw-jia-di"),  # 清一色 x4, +1 加底
-        pytest.param("self_draw", {"base_points": 6}, 24 + 6, id="jia-di-is-one-base"),
-        pytest.param("self_draw", {"zimo_bonus": "none"}, 4, id="no-bonus"),
-        pytest.param("self_draw", {"zimo_bonus": "jia_fan"}, 8, id="jia-fan-is-in-the-points"),  # 4 fan x8
-        pytest.param("discard", {}, 4, id="a-discard-has-no-jia-di"),
+        pytest.param({}, 4 + 1, id="jia-di"),  # 清一色 x4, +1 加底
+        pytest.param({"base_points": 6}, 24 + 6, id="jia-di-is-one-base"),
+        pytest.param({"zimo_bonus": "none"}, 4, id="no-bonus"),
+        pytest.param({"zimo_bonus": "jia_fan"}, 8, id="jia-fan-is-in-the-points"),  # 4 fan x8
     ],
 )
-def test_a_score_says_what_each_payer_pays(win_by, rules, per_payer):
-    result = score_hand("11s333s222s456s99s", "9s", win_by=win_by, rules=rules)
-    assert result.per_payer == per_payer
-    assert "self_draw_bonus" not in result.to_dict()  # the API's body is unchanged
+def test_what_each_payer_pays_for_a_self_draw_is_the_settlements(rules, per_payer):
+    table = Rules.from_dict(rules)
+    scored = score_hand("11s333s222s456s99s", "9s", win_by="self_draw", rules=table)
+    assert scored.points + table.self_draw_bonus == per_payer
+    settled = settle(win(None, by_hand(B, "11s333s222s456s99s", "9s")), **rules)
+    assert settled.event_money(0).paid[0] == Paid(A, B, per_payer)
 
 
 def test_a_robbing_win_voids_the_added_kong_entered_just_before_it():

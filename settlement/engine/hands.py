@@ -1,4 +1,4 @@
-"""The bridge to the calculator: a winner's fan, and a player's readiness at a draw.
+"""What a hand is worth to the settlement: a winner's fan, and a player's readiness at a draw.
 
 A hand given as tiles is scored by ``calculator.engine``; a fan or a status entered by hand is taken as
 the player's word. Either way the rest of the settlement sees one ``WinScore`` or ``Readiness``.
@@ -11,8 +11,9 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from calculator.engine import MAX_PAYMENT_POINTS, EngineError, Rules, find_waits, multiplier_of, score_hand
+from calculator.engine.fields import fail
 
-from .events import DrawStatus, PlayerReport, WinnerSpec, fail
+from .events import DrawStatus, PlayerReport, WinnerSpec
 
 
 class WinScore(NamedTuple):

@@ -1,0 +1,299 @@
+"""``make loadtest``: 20 locust users for 30 s against gunicorn on 127.0.0.1, on SQLite and on PostgreSQL.
+
+For each database, in order:
+
+1. a fresh database: a throwaway SQLite file, or the PostgreSQL database ``SCZMJ_LOADTEST_POSTGRES`` names
+   (``postgres://postgres@127.0.0.1:5432/sczmj_h2`` by default) dropped and created again;
+2. ``migrate`` and ``collectstatic`` (into a throwaway folder), then the tables seeded through the services
+   (``--seed``): five groups, each an owner with an API token, four players and an open session with coins
+   and 20 hands already recorded; the plan file tells locust the sessions, tokens and hands;
+3. gunicorn started as ``make serve`` starts it (``gunicorn.conf.py``, debug off) on 127.0.0.1:8210;
+4. locust headless (``bench/locustfile.py``): half the users record hands, half open the session and poll
+   its totals; then gunicorn is stopped;
+5. ``manage.py verify_ledger`` over everything recorded.
+
+Targets (issue 10): no failed request, no "database is locked" in the server's log or in any answer,
+``verify_ledger`` clean, and the 95th percentile of recording a hand under 300 ms. Exit status 1 on a miss.
+
+    .venv/bin/python -m bench.loadtest               # SQLite, then PostgreSQL
+    .venv/bin/python -m bench.loadtest sqlite        # one of them
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+USERS = 20
+DURATION = "30s"
+PORT = int(os.environ.get("SCZMJ_LOADTEST_PORT", "8210"))  # h2's range on the shared machine: 8200-8299
+TABLES = 5
+HISTORY = 20  # hands already recorded in each session before the load starts
+RECORD_P95_MAX_MS = 300
+POSTGRES_URL = os.environ.get("SCZMJ_LOADTEST_POSTGRES", "postgres://postgres@127.0.0.1:5432/sczmj_h2")
+LOCKED = "database is locked"
+RECORD = "record a hand (POST rounds/)"  # the locustfile's request name
+POLL = "poll the totals (GET totals/)"
+
+Row = tuple[str, str, str, str]
+
+
+# --- the seeding step, run in a child process with Django set up for the load's database --------------
+
+
+def seed(plan: Path) -> None:
+    import django
+
+    django.setup()
+    from rest_framework.authtoken.models import Token
+
+    from ledger import demo, services
+
+    tables = []
+    for number in range(TABLES):
+        owner = services.account_create(username=f"table{number}", password=secrets.token_urlsafe(16))
+        group = services.group_create(actor=owner, name=f"第{number + 1}桌")
+        players = [services.player_add(actor=owner, group=group, name=name) for name in demo.PLAYERS]
+        session = services.session_start(
+            actor=owner, group=group, name=demo.SESSION, player_ids=[p.pk for p in players], coins=demo.COINS
+        )
+        for index in range(HISTORY):
+            services.round_record(actor=owner, session=session, body=demo.ROUNDS[index % len(demo.ROUNDS)])
+        tables.append({"session": session.pk, "token": Token.objects.create(user=owner).key})
+    plan.write_text(json.dumps({"tables": tables, "hands": list(demo.ROUNDS)}, ensure_ascii=False))
+
+
+# --- the driver ------------------------------------------------------------------------------------------
+
+
+def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def _checked(done: subprocess.CompletedProcess[str], what: str) -> None:
+    if done.returncode != 0:
+        raise RuntimeError(f"{what} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+
+
+def _fresh_postgres(url: str) -> None:
+    import psycopg
+
+    server, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{server}/postgres", autocommit=True, connect_timeout=5) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+@contextmanager
+def _server(env: dict[str, str], log: Path) -> Iterator[None]:
+    """gunicorn as ``make serve`` runs it, until the block ends; its log (requests, errors) to ``log``."""
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "sczmj_site.wsgi"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            _wait_until_healthy(server)
+            yield
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+
+
+def _wait_until_healthy(server: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("gunicorn exited at start: see its log")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"gunicorn did not answer /healthz on 127.0.0.1:{PORT} within {seconds:.0f} s")
+
+
+def _stats(prefix: Path) -> dict[str, dict[str, str]]:
+    with (prefix.parent / f"{prefix.name}_stats.csv").open() as rows:
+        return {row["Name"]: row for row in csv.DictReader(rows)}
+
+
+def _failures(prefix: Path) -> list[dict[str, str]]:
+    with (prefix.parent / f"{prefix.name}_failures.csv").open() as rows:
+        return list(csv.DictReader(rows))
+
+
+def load(database: str, folder: Path) -> dict[str, Any]:
+    """Steps 1 to 5 for one database; the figures the rows are made of."""
+    url = f"sqlite:///{folder / 'load.sqlite3'}" if database == "sqlite" else POSTGRES_URL
+    if database == "postgresql":
+        _fresh_postgres(url)
+    plan = folder / "plan.json"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_STATIC_ROOT": str(folder / "static"),
+        "DJANGO_SETTINGS_MODULE": "sczmj_site.settings",
+        "SCZMJ_BIND": f"127.0.0.1:{PORT}",
+        "SCZMJ_LOADTEST_PLAN": str(plan),
+    }
+    _checked(_manage(env, "migrate", "--noinput", "-v", "0"), "migrate")
+    _checked(_manage(env, "collectstatic", "--noinput", "-v", "0"), "collectstatic")
+    seeded = subprocess.run(
+        [sys.executable, "-m", "bench.loadtest", "--seed", str(plan)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    _checked(seeded, "seeding the tables")
+    prefix = folder / database
+    log = folder / "gunicorn.log"
+    with _server(env, log):
+        locust = subprocess.run(
+            [
+                str(BIN / "locust"),
+                "-f",
+                str(ROOT / "bench" / "locustfile.py"),
+                "--headless",
+                "--users",
+                str(USERS),
+                "--spawn-rate",
+                str(USERS),
+                "--run-time",
+                DURATION,
+                "--host",
+                f"http://127.0.0.1:{PORT}",
+                "--csv",
+                str(prefix),
+                "--only-summary",
+                "--loglevel",
+                "WARNING",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    stats = _stats(prefix)
+    if "Aggregated" not in stats:
+        raise RuntimeError(f"locust printed no statistics:\n{locust.stdout[-2000:]}{locust.stderr[-2000:]}")
+    failures = _failures(prefix)
+    verified = _manage(env, "verify_ledger")
+    server_log = log.read_text(errors="replace")
+    return {
+        "stats": stats,
+        "failures": failures,
+        "locked": server_log.count(LOCKED) + sum(LOCKED in f["Error"] for f in failures),
+        "server_errors": server_log.count('" 5'),  # the access log's status field of a 5xx answer
+        "verified": verified.returncode == 0,
+        "verify_says": (verified.stdout + verified.stderr).strip().splitlines()[-1:],
+    }
+
+
+def _verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def rows(database: str, figures: dict[str, Any]) -> list[Row]:
+    stats = figures["stats"]
+    total, record, poll = stats["Aggregated"], stats[RECORD], stats[POLL]
+    failed = int(total["Failure Count"])
+    record_p95 = float(record["95%"])
+    return [
+        (f"{database}: requests (all kinds)", f"{int(total['Request Count']):,}", "", ""),
+        ("  requests per second", f"{float(total['Requests/s']):.1f}", "", ""),
+        ("  failed requests", str(failed), "0", _verdict(failed == 0)),
+        (
+            '  "database is locked" (log and answers)',
+            str(figures["locked"]),
+            "0",
+            _verdict(not figures["locked"]),
+        ),
+        (
+            "  5xx answers in the server's log",
+            str(figures["server_errors"]),
+            "0",
+            _verdict(not figures["server_errors"]),
+        ),
+        (
+            "  manage.py verify_ledger afterwards",
+            "clean" if figures["verified"] else "FOUND PROBLEMS",
+            "clean",
+            _verdict(figures["verified"]),
+        ),
+        ("  hands recorded", f"{int(record['Request Count']):,}", "", ""),
+        ("  record a hand: median", f"{float(record['50%']):.0f} ms", "", ""),
+        (
+            "  record a hand: 95th percentile",
+            f"{record_p95:.0f} ms",
+            f"< {RECORD_P95_MAX_MS} ms",
+            _verdict(record_p95 < RECORD_P95_MAX_MS),
+        ),
+        (
+            "  poll the totals: median / 95th percentile",
+            f"{float(poll['50%']):.0f} / {float(poll['95%']):.0f} ms",
+            "",
+            "",
+        ),
+    ]
+
+
+def _postgres_answers() -> bool:
+    import psycopg
+
+    try:
+        psycopg.connect(POSTGRES_URL.rsplit("/", 1)[0] + "/postgres", connect_timeout=3).close()
+    except psycopg.Error:
+        return False
+    return True
+
+
+def main(databases: list[str]) -> int:
+    from bench.__main__ import print_table
+
+    missed = 0
+    for database in databases:
+        if database == "postgresql" and not _postgres_answers():
+            print(f"\nno PostgreSQL answers at {POSTGRES_URL}: its load test is skipped")
+            missed += 1
+            continue
+        started = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="sczmj-load-") as folder:
+            table = rows(database, load(database, Path(folder)))
+        title = f"Load: {USERS} users for {DURATION} against gunicorn on 127.0.0.1, {database}"
+        print_table(f"{title}  ({time.perf_counter() - started:.0f} s)", table)
+        missed += sum(1 for row in table if row[3] == "MISSED")
+    print(f"\n{missed} target(s) missed" if missed else "\nevery target met")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--seed"]:
+        seed(Path(sys.argv[2]))
+    else:
+        sys.exit(main(sys.argv[1:] or ["sqlite", "postgresql"]))
