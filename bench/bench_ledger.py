@@ -3,7 +3,10 @@
 Runs in a child process against a throwaway SQLite file (never the dev database), so Django there is
 configured for that file from the start. Every round goes through ``services.round_record`` (the demo's
 twelve varied hands, coins on), which is also how the recording time is measured: the median over all
-2,000 recordings as the session grows. Totals: queries counted and the median of 20 calls. The export:
+2,000 recordings as the session grows. Totals: queries counted and the median of 20 calls. The targets
+are on CPU time (SQLite runs in this process, so that is the whole cost but waiting for the disk): on a
+shared machine the wall time of the same run moves with everyone else's load (issue 11), and is printed
+beside it for people. The export:
 peak traced memory while streaming every line of a 500-round and of a 2,000-round session; constant
 memory means the two peaks are about the same.
 
@@ -63,17 +66,16 @@ def rows(f: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     growth = f["export_peak_big"] / f["export_peak_small"]
     return [
         (
-            "record a round (median of all)",
-            f"{f['record_median_ms']:.1f} ms",
-            f"<= {RECORD_MAX_MEDIAN_MS:.0f} ms",
-            verdict(f["record_median_ms"] <= RECORD_MAX_MEDIAN_MS),
-        ),
-        ("record a round (p95)", f"{f['record_p95_ms']:.1f} ms", "-", "ok"),
-        (
-            "record a round (median CPU time of this process)",
+            "record a round: median CPU time of all",
             f"{f['record_cpu_median_ms']:.1f} ms",
-            "-",
-            "ok",
+            f"<= {RECORD_MAX_MEDIAN_MS:.0f} ms",
+            verdict(f["record_cpu_median_ms"] <= RECORD_MAX_MEDIAN_MS),
+        ),
+        (
+            "  the same in wall time: median / p95",
+            f"{f['record_median_ms']:.1f} / {f['record_p95_ms']:.1f} ms",
+            "(for people)",
+            "",
         ),
         (
             "running totals: SQL queries",
@@ -82,11 +84,12 @@ def rows(f: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             verdict(f["totals_queries"] <= TOTALS_MAX_QUERIES),
         ),
         (
-            "running totals: time (median of 20)",
-            f"{f['totals_ms']:.1f} ms",
+            "running totals: CPU time (median of 20)",
+            f"{f['totals_cpu_ms']:.1f} ms",
             f"<= {TOTALS_MAX_MS:.0f} ms",
-            verdict(f["totals_ms"] <= TOTALS_MAX_MS),
+            verdict(f["totals_cpu_ms"] <= TOTALS_MAX_MS),
         ),
+        ("  the same in wall time", f"{f['totals_ms']:.1f} ms", "(for people)", ""),
         ("ledger rows in the session", f"{f['entries']:,}", "-", "ok"),
         (
             f"CSV export of {SMALL_ROUNDS} rounds: peak memory",
@@ -139,11 +142,12 @@ def measure() -> dict[str, Any]:
 
     with CaptureQueriesContext(connection) as queries:
         selectors.session_totals(big)
-    totals_ms = []
+    totals_ms, totals_cpu_ms = [], []
     for _ in range(20):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         selectors.session_totals(big)
         totals_ms.append((time.perf_counter() - started) * 1000)
+        totals_cpu_ms.append((time.process_time() - started_cpu) * 1000)
 
     def export_peak(session: Any) -> tuple[int, float]:
         tracemalloc.start()
@@ -165,6 +169,7 @@ def measure() -> dict[str, Any]:
         "record_cpu_median_ms": statistics.median(record_cpu_ms),
         "totals_queries": len(queries),
         "totals_ms": statistics.median(totals_ms),
+        "totals_cpu_ms": statistics.median(totals_cpu_ms),
         "entries": LedgerEntry.objects.filter(session=big).count(),
         "export_peak_small": peak_small,
         "export_peak_big": peak_big,

@@ -1,12 +1,13 @@
 """The users of ``make loadtest`` (``bench/loadtest.py`` starts the server, seeds the tables and runs this).
 
-Half the users keep score: each records hands of its table's session, one request per finished hand, as
-a phone does when 胡 or 流局 ends a hand (``POST /api/v1/sessions/{id}/rounds/`` with an Idempotency-Key;
-the hand-in-progress API is not on main yet). The other half watch: they open the session as a page would
-load it (the session, its running totals, a page of its rounds) and then poll its totals, as the live view
-will once its poll endpoint lands. Tables, tokens and the hands to record come from the plan file the
-seeding step wrote (``SCZMJ_LOADTEST_PLAN``), so this file imports nothing of the project; two
-scorekeepers share each table, so the session lock is contended.
+Half the users keep score, one per table: each plays the demo evening's hands through the hand-in-progress
+API as the session page does, event by event (``GET …/hand/`` for the revision, ``PATCH …/hand/`` for the
+dealer and 定缺, then ``POST …/hand/events/`` per event, a short pause between events); the event that
+finishes a hand records its round (201). The other half watch, one per table: they open the session as a
+page would load it (the session, its totals, a page of its rounds) and then poll the hand with the ETag
+they hold (``If-None-Match``: 304 while nothing changed), reopening the session now and then. Tables,
+tokens and the hands come from the plan file the seeding step wrote (``SCZMJ_LOADTEST_PLAN``), so this
+file imports nothing of the project.
 """
 
 from __future__ import annotations
@@ -21,45 +22,69 @@ from typing import Any
 from locust import HttpUser, between, task
 
 PLAN: dict[str, Any] = json.loads(Path(os.environ["SCZMJ_LOADTEST_PLAN"]).read_text())
-_TABLES = itertools.cycle(PLAN["tables"])
-HANDS: list[dict[str, Any]] = PLAN["hands"]  # the demo evening's hands (ledger/demo.py), recorded in turn
-RECORD = "record a hand (POST rounds/)"
-POLL = "poll the totals (GET totals/)"
+HANDS: list[dict[str, Any]] = PLAN["hands"]  # the demo evening's hands (ledger/demo.py), played in turn
+EVENT = "record an event (POST hand/events/: 200)"
+FINISH = "record a hand: its last event (POST hand/events/: 201, the round)"
+POLL = "poll the hand (GET hand/, If-None-Match)"
+_SCOREKEPT = itertools.cycle(PLAN["tables"])
+_WATCHED = itertools.cycle(PLAN["tables"])
 
 
 class TableUser(HttpUser):
     abstract = True
+    wait_time = between(0.5, 1.5)
 
-    def on_start(self) -> None:
-        table = next(_TABLES)
-        self.session = table["session"]
+    def sit_at(self, table: dict[str, Any]) -> None:
         self.client.headers["Authorization"] = f"Token {table['token']}"
-        self.base = f"/api/v1/sessions/{self.session}"
+        self.base = f"/api/v1/sessions/{table['session']}"
 
 
 class Scorekeeper(TableUser):
-    wait_time = between(0.5, 1.5)
-
     def on_start(self) -> None:
-        super().on_start()
+        self.sit_at(next(_SCOREKEPT))
         self.hands = itertools.cycle(HANDS)
 
-    @task
-    def record_a_hand(self) -> None:
-        body = json.dumps(next(self.hands), ensure_ascii=False)
+    def _write(self, method: str, path: str, body: dict[str, Any], name: str, expected: int) -> int | None:
+        """One write with a fresh Idempotency-Key; the hand's new revision, None when it failed."""
         headers = {"Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex}
-        with self.client.post(
-            f"{self.base}/rounds/", data=body.encode(), headers=headers, name=RECORD, catch_response=True
+        data = json.dumps(body, ensure_ascii=False).encode()
+        with self.client.request(
+            method, f"{self.base}/{path}", data=data, headers=headers, name=name, catch_response=True
         ) as response:
-            if response.status_code != 201:
-                response.failure(f"{response.status_code}: {response.text[:200]}")
+            if response.status_code != expected:
+                response.failure(f"{response.status_code}, expected {expected}: {response.text[:300]}")
+                return None
+            answer = response.json()
+            return int(answer["hand"]["revision"] if "round" in answer else answer["revision"])
+
+    @task
+    def play_a_hand(self) -> None:
+        hand = next(self.hands)
+        opened = self.client.get(f"{self.base}/hand/", name="open the hand (GET hand/)")
+        if opened.status_code != 200:
+            return
+        setup = {
+            "dealer": hand["dealer"],
+            "void_suits": hand.get("void_suits"),
+            "revision": opened.json()["revision"],
+        }
+        revision = self._write("PATCH", "hand/", setup, "choose dealer and 定缺 (PATCH hand/)", 200)
+        events = hand["events"]
+        for number, event in enumerate(events, start=1):
+            if revision is None:
+                return
+            self.wait()
+            last = number == len(events)
+            body = {"event": event, "revision": revision}
+            revision = self._write(
+                "POST", "hand/events/", body, FINISH if last else EVENT, 201 if last else 200
+            )
 
 
 class Watcher(TableUser):
-    wait_time = between(0.5, 1.5)
-
     def on_start(self) -> None:
-        super().on_start()
+        self.sit_at(next(_WATCHED))
+        self.etag = ""
         self.open_the_session()
 
     def open_the_session(self) -> None:
@@ -69,7 +94,13 @@ class Watcher(TableUser):
 
     @task(10)
     def poll(self) -> None:
-        self.client.get(f"{self.base}/totals/", name=POLL)
+        with self.client.get(
+            f"{self.base}/hand/", headers={"If-None-Match": self.etag}, name=POLL, catch_response=True
+        ) as response:
+            if response.status_code not in (200, 304):
+                response.failure(f"{response.status_code}: {response.text[:300]}")
+                return
+            self.etag = response.headers.get("ETag", self.etag)
 
     @task(1)
     def reopen(self) -> None:

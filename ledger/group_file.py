@@ -165,7 +165,7 @@ def group_import(*, actor: AbstractBaseUser, data: object) -> Group:
         raise EngineError(
             "format", f'This is not a group file: "format" must be "{FORMAT}".', "这不是组文件。"
         )
-    if file.get("version") != VERSION:
+    if file.get("version") != VERSION or isinstance(file.get("version"), bool):  # true == 1 in Python
         raise EngineError(
             "version",
             f"This server reads group files of version {VERSION}; got {file.get('version')!r}.",

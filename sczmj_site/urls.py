@@ -12,6 +12,8 @@ urlpatterns = [
     path("", include("ledger.pages.home")),
     path("", include("ledger.pages.group")),
     path("", include("ledger.pages.start")),
+    path("", include("ledger.pages.session")),
+    path("", include("ledger.pages.evening")),
     path("", include("ledger.pages.history")),
     path("", include("ledger.pages.settle")),
     path("", include("ledger.pages.moving")),

@@ -12,6 +12,5 @@ def group_url(group: Group) -> str:
 
 
 def session_url(session: Session) -> str:
-    """Where a session is played. The session page (h3's ``ledger/pages/session.py``) is not on main yet:
-    until it is, the session's line on its group page."""
-    return reverse("group-page", args=[session.group_id]) + f"#session-{session.pk}"
+    """Where a session is played: its page (``ledger/pages/session.py``)."""
+    return reverse("session-page", args=[session.pk])

@@ -107,6 +107,48 @@ def test_switching_to_english(phone_page: Page, live_server):
     photograph(page, "calculator-en")
 
 
+def test_clear_starts_a_new_hand_toggles_and_all(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    tap_tiles(page, "1s 1s 2s 2s 2s 3s 3s 3s 4s 5s 6s 9s 9s 9s")
+    tick(page, "after_kong")
+    tick(page, "last_tile")
+    page.locator("[data-clear]").click()
+    expect(page.locator(".hand .held")).to_have_count(0)
+    expect(page.locator("input[name='after_kong']")).not_to_be_checked()
+    expect(page.locator("input[name='last_tile']")).not_to_be_checked()
+
+
+def test_a_hand_typed_after_tapping_one_forgets_the_old_winning_tile(phone_page: Page, live_server):
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    tap_tiles(page, "1s 1s 2s 2s 2s 3s 3s 3s 4s 5s 6s 9s 9s 9s")
+    expect(page.locator("input[name='win_tile']")).to_have_value("9s")
+    page.locator("input[name='concealed']").fill("23445677筒345789条")
+    expect(page.locator("input[name='win_tile']")).to_have_value("")
+    expect(page.locator("#result")).to_contain_text("平胡")
+
+
+def test_every_control_of_the_calculator_is_a_44_px_target(phone_page: Page, live_server):
+    """UX.md: 44 px targets. The picker's faces abut instead (nine across 360 px: docs/pages.md)."""
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    page.locator("details.rules > summary").click()
+    controls = (
+        "main button, main .segmented span, main .chip span, main summary, main select,"
+        " main input:not([type=radio]):not([type=checkbox]):not([type=hidden])"
+    )
+    small = page.evaluate(
+        f"""() => Array.from(document.querySelectorAll('{controls}'))
+            .filter(el => el.offsetParent !== null && !el.classList.contains('sr-only'))
+            .map(el => [el.textContent.trim() || el.name || el.className, el.getBoundingClientRect().height,
+                        el.getBoundingClientRect().width, el.classList.contains('pick')])
+            .filter(([, height, width, pick]) => height < 44 || (!pick && width < 44))"""
+    )
+    assert small == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
 def record(page: Page) -> None:
     page.locator(".entrybar__record").click()
 

@@ -149,6 +149,7 @@ def test_an_import_replays_the_file_into_a_new_group_of_the_caller(owner, histor
         ),
         pytest.param(lambda f: f.update(format="csv"), "format", id="not-a-group-file"),
         pytest.param(lambda f: f.update(version=2), "version", id="a-later-version"),
+        pytest.param(lambda f: f.update(version=True), "version", id="true-is-not-one"),
         pytest.param(lambda f: f["sessions"][0]["seats"].pop(), "sessions[0].players", id="three-seats"),
         pytest.param(
             lambda f: f["sessions"][0]["rounds"][1].update(position=7),

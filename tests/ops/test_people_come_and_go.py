@@ -34,7 +34,7 @@ def table() -> dict[str, Any]:
     people = {"owner": owner, "group": group, "session": session}
     for name, role in (("amei", Role.VIEWER), ("xiaoli", Role.SCOREKEEPER), ("xiaozhang", Role.VIEWER)):
         people[name] = make_user(name)
-        services.member_add(actor=owner, group=group, username=name, role=role)
+        Membership.objects.create(user=people[name], group=group, role=role)  # joined (by invite)
     services.player_add(actor=owner, group=group, name="王", user=owner)
     people["round"] = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)[0]
     return people
@@ -166,7 +166,7 @@ def test_two_owners_demoting_each_other_at_the_same_moment_leave_one_owner():
     """The group row is locked before the owners are counted, so the second demotion sees the first."""
     first, second = make_user("first"), make_user("second")
     group = services.group_create(actor=first, name="两位组长")
-    services.member_add(actor=first, group=group, username="second", role=Role.OWNER)
+    Membership.objects.create(user=second, group=group, role=Role.OWNER)
     barrier = threading.Barrier(2)
 
     def demote(actor: Any, other: Any) -> str:

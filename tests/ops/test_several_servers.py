@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -59,6 +60,15 @@ class Server:
     url: str
     process: subprocess.Popen[bytes]
 
+    def page(self, path: str) -> tuple[int, str]:
+        """(status, HTML) of a page, in English."""
+        request = urllib.request.Request(self.url + path, headers={"Accept-Language": "en"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
     def call(self, method: str, path: str, body: Any = None, token: str = "", **headers: str) -> Any:
         """(status, headers, JSON body) of one request; errors are answers too."""
         data = None if body is None else json.dumps(body).encode()
@@ -102,14 +112,15 @@ def wait_until_healthy(server: Server) -> None:
 
 
 @pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[Server, Server]]:
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Server]]:
     admin = postgres_or_skip()
     name = f"sczmj_servers_{os.getpid()}"
     admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     admin.execute(f'CREATE DATABASE "{name}"')
     env = environment(f"{POSTGRES}/{name}")
-    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
-    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+    env["DJANGO_STATIC_ROOT"] = str(tmp_path_factory.mktemp("static"))  # the pages need the manifest
+    for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
+        subprocess.run([sys.executable, "manage.py", *step, "-v", "0"], cwd=ROOT, env=env, check=True)
     started = []
     try:
         for port in free_ports(2):
@@ -203,6 +214,20 @@ def test_the_hand_in_progress_is_one_hand_whichever_server_is_asked(servers, tab
     assert status == 201, finished
     assert totals(first, table)[0] == rounds_before + 1
     assert first.call("GET", hand, token=token)[2]["events"] == []
+
+
+def test_the_live_view_on_one_server_shows_a_round_recorded_through_the_other(servers, table):
+    first, second = servers
+    invites = f"/api/v1/sessions/{table['session']}/invites/"
+    status, _, invite = first.call("POST", invites, {"role": "viewer"}, table["token"])
+    assert status == 201, invite
+    link = urllib.parse.urlsplit(invite["url"]).path
+    rounds, _ = totals(first, table)
+    status, before = second.page(link)
+    assert status == 200
+    assert f"{rounds} hands played" in before or f"{rounds} hand played" in before
+    assert record(first, table, str(uuid.uuid4()))[0] == 201
+    assert f"{rounds + 1} hands played" in second.page(link)[1]
 
 
 def test_one_idempotency_key_on_both_servers_stores_one_round(servers, table):

@@ -43,7 +43,7 @@ from .events import (
     table_rules,
 )
 from .explain import EVENT_LABELS, KONG_LABELS, STATUS_LABELS, EventView, end_reason, event_views
-from .store import Hand, HandStore, Recorded, StaleHand
+from .store import Hand, HandStore, Recorded, StaleHand, StoreRefusal
 
 WRITES = ("record", "undo", "redo", "next")
 
@@ -249,8 +249,6 @@ def _record(store: HandStore, hand: Hand, choices: Mapping[str, Any], revision: 
         recorded: Recorded = store.record(event, note, revision=revision)
     except ChoiceMissing as missing:
         return replace(board, error=str(missing.message))
-    except EngineError as error:
-        return replace(board_of(store.load()), error=error.localized(language))
     return board_of(recorded.hand, recorded.finished)
 
 
@@ -281,6 +279,8 @@ def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str)
         return board_of(stale.current, notice=_("Someone else changed this hand first: here it is now."))
     except EngineError as error:
         return replace(board_of(store.load()), error=error.localized(language))
+    except StoreRefusal as refusal:
+        return replace(board_of(store.load()), error=refusal.message)
     return board_of(hand)
 
 

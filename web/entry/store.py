@@ -58,9 +58,18 @@ class StaleHand(Exception):
         self.current = current
 
 
+class StoreRefusal(Exception):
+    """A write the store itself refuses (a closed session, a viewer's role), in the page's language."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
 class HandStore(Protocol):
     """Every write takes the revision the page saw and raises ``StaleHand`` if it is not the current one;
-    an event the engine refuses raises the engine's ``EngineError`` and changes nothing."""
+    an event the engine refuses raises the engine's ``EngineError``, a write the store refuses for its own
+    reasons ``StoreRefusal``, and either changes nothing."""
 
     def load(self) -> Hand: ...
 

@@ -20,6 +20,12 @@ def table(owner):
     return group
 
 
+def join(owner, group, user, role) -> None:
+    """Membership by consent: the owner invites the account and it accepts."""
+    invitation = services.member_invite(actor=owner, group=group, username=user.username, role=role)
+    services.invitation_accept(actor=user, invitation=invitation)
+
+
 def upload(content: bytes) -> SimpleUploadedFile:
     return SimpleUploadedFile("group.json", content, content_type="application/json")
 
@@ -28,7 +34,7 @@ def test_the_owner_finds_the_download_and_the_import_on_the_group_page(owner, ta
     text = visible_text(logged_in(owner).get(reverse("group-page", args=[table.pk])))
     assert "下载组文件" in text and "导入一个组" in text
     viewer = make_user("viewer")
-    services.member_add(actor=owner, group=table, username="viewer", role=Role.VIEWER)
+    join(owner, table, viewer, Role.VIEWER)
     assert "下载组文件" not in visible_text(logged_in(viewer).get(reverse("group-page", args=[table.pk])))
 
 
@@ -38,9 +44,7 @@ def test_the_download_is_the_group_file_and_only_for_owners(owner, table):
     assert response["Content-Disposition"] == f'attachment; filename="sczmj-group-{table.pk}.json"'
     file = json.loads(response.content)
     assert file["format"] == "sczmj-group" and len(file["sessions"]) == 1
-    services.member_add(
-        actor=owner, group=table, username=make_user("keeper").username, role=Role.SCOREKEEPER
-    )
+    join(owner, table, make_user("keeper"), Role.SCOREKEEPER)
     assert (
         logged_in(Group.objects.get(pk=table.pk).memberships.get(role="scorekeeper").user)
         .get(reverse("group-export-file", args=[table.pk]))

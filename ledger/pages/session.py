@@ -1,0 +1,167 @@
+"""The session page ``/sessions/<id>/``: tonight's table, hand by hand, kept on the server (issue 8 flow 5).
+
+The shared event entry (``web.entry``) bound to the session's hand in progress through the ledger's hand
+services (``hand_event_add``, ``hand_undo``, ``hand_redo``), called directly by ``SessionHandStore``: every
+event is saved as it is recorded, so a reload, Back, the language switch or a second phone continue the
+same hand; a write against a stale revision is refused and the page shows the hand as it now stands; the
+event that finishes the hand records the round in the same request (exactly once: the service keys the
+write by the revision it was made at, so a double tap or a retry is answered, not applied again) and the
+next hand starts with the dealer the engine suggests. The seats show the ledger's running totals plus this
+hand's part, kong money at once.
+
+Live view: ``session_live`` answers ``?revision=N`` with 204 while the hand is at revision N and with the
+entry's update fragment (seats, header, this hand, the end card, the revision) once it moved on: the
+place where the polling of other phones plugs in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from web.entry.page import Board, board_of, entry_context, entry_response
+from web.entry.store import Hand, Recorded, StaleHand, StoreRefusal
+from web.htmx import HtmxHttpRequest
+from web.language import page_language
+from web.seats import SEATS
+
+from .. import selectors, services
+from ..errors import LedgerRefusal, StaleHandError
+from ..models import WRITER_ROLES, HandInProgress, Round, Session
+from .refusals import refusal_message
+
+
+class SessionHandStore:
+    """The ``HandStore`` of the session page (web/entry/store.py) over the ledger's hand in progress."""
+
+    def __init__(self, *, actor: Any, session: Session):
+        self.actor = actor
+        self.session = session
+
+    def load(self) -> Hand:
+        return self._hand(selectors.hand_row(self.session))
+
+    def _hand(
+        self, row: HandInProgress, *, events: Any = None, notes: Any = None, number: int | None = None
+    ) -> Hand:
+        totals = selectors.session_totals(self.session)
+        return Hand(
+            number=row.number if number is None else number,
+            names=tuple(seat.player_name for seat in totals.seats),
+            dealer=row.dealer,
+            void_suits=tuple(row.void_suits or (None,) * len(SEATS)),
+            rules=self.session.rules,
+            events=tuple(row.events if events is None else events),
+            notes=tuple(note or "" for note in (row.notes if notes is None else notes)),
+            totals=tuple(seat.points for seat in totals.seats),
+            revision=row.revision,
+            can_redo=bool(row.undone),
+        )
+
+    def _finished(self, round_: Round, names: tuple[str, ...]) -> Hand:
+        """The hand a round just recorded, with the notes its version keeps, for the end card."""
+        version = round_.versions.order_by("-version").first()
+        notes = list(version.notes or []) if version is not None else []
+        return Hand(
+            number=round_.position,
+            names=names,
+            dealer=round_.dealer,
+            void_suits=tuple(round_.void_suits or (None,) * len(SEATS)),
+            rules=self.session.rules,
+            events=tuple(round_.events),
+            notes=tuple(
+                str(note or "") for note in (notes + [""] * len(round_.events))[: len(round_.events)]
+            ),
+        )
+
+    def _write(self, write: Callable[..., services.HandOutcome], **arguments: Any) -> services.HandOutcome:
+        try:
+            return write(actor=self.actor, session=self.session, **arguments)
+        except StaleHandError as stale:
+            raise StaleHand(self.load()) from stale
+        except (LedgerRefusal, PermissionDenied) as refusal:
+            raise StoreRefusal(refusal_message(refusal)) from refusal
+
+    def record(self, event: dict[str, Any], note: str, *, revision: int) -> Recorded:
+        outcome = self._write(services.hand_event_add, event=event, note=note or None, revision=revision)
+        hand = self._hand(outcome.hand)
+        return Recorded(
+            hand, self._finished(outcome.round, hand.names) if outcome.round is not None else None
+        )
+
+    def undo(self, *, revision: int) -> Hand:
+        return self._hand(self._write(services.hand_undo, revision=revision).hand)
+
+    def redo(self, *, revision: int) -> Hand:
+        return self._hand(self._write(services.hand_redo, revision=revision).hand)
+
+    def next_hand(self, *, revision: int) -> Hand:
+        """The next hand started when the last one finished: 下一手 only puts the end card away."""
+        return self.load()
+
+
+def _session_for(request: HtmxHttpRequest, session_id: int) -> Session:
+    """The session, if it is one of the user's groups' (another group's is a 404, as in the API)."""
+    return selectors.session_get(user=request.user, session_id=session_id)
+
+
+def _links(session: Session) -> list[tuple[str, str]]:
+    """历史 and 结算 (ledger/pages/history.py, settle.py)."""
+    return [
+        (reverse("session-history", args=[session.pk]), _("History")),
+        (reverse("session-settle", args=[session.pk]), _("Settle up")),
+    ]
+
+
+def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board], dict[str, Any]]:
+    role = selectors.role_in(user=request.user, group=session.group)
+    read_only = role not in WRITER_ROLES or not session.is_open
+
+    def context(board: Board) -> dict[str, Any]:
+        return {
+            "session": session,
+            "entry_title": session.name,
+            "entry_links": _links(session),
+            "read_only": read_only,
+            "live_url": reverse("session-live", args=[session.pk]),
+        }
+
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def session_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    session = _session_for(request, session_id)
+    store = SessionHandStore(actor=request.user, session=session)
+    return entry_response(
+        request, store, template="ledger/session/page.html", context=_page_context(request, session)
+    )
+
+
+@login_required
+@require_GET
+def session_live(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The part of the page that changed since ``revision`` (204 when nothing did), for other phones."""
+    session = _session_for(request, session_id)
+    seen = request.GET.get("revision", "")
+    if seen.isascii() and seen.isdigit() and int(seen) == selectors.session_hand_revision(session):
+        return HttpResponse(status=204)
+    store = SessionHandStore(actor=request.user, session=session)
+    board = board_of(store.load())
+    page = {**entry_context(board, {}, page_language()), **_page_context(request, session)(board)}
+    return TemplateResponse(request, "web/entry/_update.html", page)
+
+
+urlpatterns = [
+    path("sessions/<ledger_id:session_id>/", session_page, name="session-page"),
+    path("sessions/<ledger_id:session_id>/live/", session_live, name="session-live"),
+]
