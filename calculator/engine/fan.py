@@ -597,7 +597,10 @@ def score_held(
         return NO_SHAPE
     choice, reading = found
     gen = gen_count(rules, final, held.melds) - choice.pattern.gen_inside
-    pattern, heavenly_extras = reported(rules, heavenly, choice)
+    # ``reported`` inline: this runs for every hand scored
+    pattern, heavenly_extras = (
+        (choice.score, ()) if heavenly is None else HEAVENLY[rules.tian_di_hu](rules, heavenly, choice)
+    )
     extras = heavenly_extras + scoring.extras_for(
         situation | melds_situation(held.melds) | tiles_situation(final)
     )
