@@ -25,6 +25,7 @@ from django.db.models import (
     Sum,
 )
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from calculator.engine import rules_from
 from settlement.engine import RoundResult, settle_round, settle_up
@@ -122,6 +123,21 @@ def invite_by_token(token: str) -> SessionInvite:
     """The invite a link names, whoever opens it: the token is the only key (404 when unknown)."""
     return get_object_or_404(
         SessionInvite.objects.select_related("session__group", "created_by"), token=token
+    )
+
+
+def invite_hand_revision(token: str) -> int | None:
+    """The revision of the hand a viewer link shows, in one indexed query; None once the link is revoked
+    or expired (or never was)."""
+    return (
+        HandInProgress.objects.filter(
+            session__invites__token=token,
+            session__invites__role="viewer",
+            session__invites__revoked_at__isnull=True,
+            session__invites__expires_at__gt=timezone.now(),
+        )
+        .values_list("revision", flat=True)
+        .first()
     )
 
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
 
@@ -159,6 +159,29 @@ def invitations_page(request: HttpRequest) -> HttpResponse:
     return render(request, "ledger/invites/invitations.html", {"invitations": invitations})
 
 
+@require_safe
+def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """The live board's poll, ``/join/<token>/live/?revision=N``. Idle, it costs one indexed query and
+    renders nothing:
+
+    1. one query joins the link (unique token, still active) to the session's hand (one row per session)
+       and reads its ``revision``, which grows with every event, undo, and round recorded, corrected or
+       voided (``selectors.invite_hand_revision``);
+    2. the revision the client has: 204 No Content (htmx swaps nothing);
+    3. another revision: the board fragment, carrying the new revision for the next poll;
+    4. nothing (the link was revoked or expired meanwhile): the link's own answer, so the board gives way
+       to the words saying why, and with it the polling stops.
+
+    Nothing is kept in the server process: any number of processes or hosts serve the same table.
+    """
+    revision = selectors.invite_hand_revision(token)
+    if revision is not None and str(revision) == request.GET.get("revision"):
+        return HttpResponse(status=204)
+    response = join(request, token)
+    response.status_code = 200  # htmx swaps only 2xx answers
+    return response
+
+
 ANSWERS = {"accept": services.invitation_accept, "decline": services.invitation_decline}
 
 
@@ -182,6 +205,7 @@ urlpatterns = [
     path("sessions/<ledger_id:session_id>/invite/", invite_page, name="session-invite"),
     path("invites/<ledger_id:invite_id>/revoke/", invite_revoke, name="invite-revoke"),
     path("join/<str:token>/", join, name="invite-join"),
+    path("join/<str:token>/live/", watch_poll, name="invite-watch-poll"),
     path("invitations/", invitations_page, name="invitations-page"),
     *(
         path(

@@ -1,6 +1,7 @@
-"""The table, live: the running totals and the hands so far, for every phone with the session open.
+"""The table, live: the running totals, the hand in progress and the hands so far, on every phone.
 
-``watch_page`` draws it read-only for whoever holds a viewer link (no account needed).
+``watch_page`` draws it read-only for whoever holds a viewer link (no account needed); the board polls
+for changes (``invites.watch_poll``) every ``POLL_SECONDS`` while the page is visible.
 """
 
 from __future__ import annotations
@@ -13,10 +14,18 @@ from django.shortcuts import render
 from .. import selectors
 from ..models import SEATS, Session
 
+POLL_SECONDS = 2  # a new hand shows within 3 s: the poll interval plus one answer
+
 
 def board_context(session: Session) -> dict[str, Any]:
-    """What the live board shows: the totals per seat and each hand's net, newest first."""
+    """The totals per seat (the ledger's sums plus the hand in progress), the hand, each hand's net."""
     totals = selectors.session_totals(session)
+    hand = selectors.session_hand(session)
+    hand_net = list(hand.preview.get("net") or [0] * SEATS)
+    seats = [
+        {"name": seat.player_name, "points": seat.points + hand_net[seat.seat], "hand": hand_net[seat.seat]}
+        for seat in totals.seats
+    ]
     rounds = [
         {
             "position": row.position,
@@ -27,9 +36,20 @@ def board_context(session: Session) -> dict[str, Any]:
         for row in selectors.round_net(session)
     ]
     rounds.reverse()
-    return {"session": session, "totals": totals, "rounds": rounds}
+    return {
+        "session": session,
+        "totals": totals,
+        "seats": seats,
+        "hand": hand,
+        "hand_notes": [note for note in hand.notes if note],
+        "dealer_name": totals.seats[hand.dealer].player_name if totals.seats else "",
+        "rounds": rounds,
+        "revision": hand.revision,
+        "poll_seconds": POLL_SECONDS,
+    }
 
 
 def watch_page(request: HttpRequest, session: Session, *, token: str) -> HttpResponse:
     context = {**board_context(session), "token": token}
-    return render(request, "ledger/live/watch.html", context)
+    template = "ledger/live/watch.html#board" if getattr(request, "htmx", False) else "ledger/live/watch.html"
+    return render(request, template, context)

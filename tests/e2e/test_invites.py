@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from playwright.sync_api import BrowserContext, Page, expect
+from rest_framework.authtoken.models import Token
 
 from ledger import services
 from ledger.models import Membership, Role
@@ -118,3 +119,54 @@ def test_the_invitations_page_lets_the_account_asked_join(phone_page: Page, live
     page.get_by_role("button", name="加入").click()
     expect(page.locator(".invitation")).to_have_count(0)
     assert Membership.objects.filter(user=friend, group=table["group"]).exists()
+
+
+def test_a_viewer_sees_a_hand_recorded_on_another_phone_within_3_seconds(
+    phone_page: Page, browser, live_server, table
+):
+    """Two browser contexts: the scorekeeper's phone records through the API; the viewer's never reloads."""
+    invite = services.invite_create(actor=table["owner"], session=table["session"], role="viewer")
+    viewer = phone_page
+    viewer.goto(f"{live_server.url}/join/{invite.token}/")
+    expect(viewer.locator(".live__rounds tbody tr")).to_have_count(1)
+    viewer.evaluate("window.__sameDocument = true")  # gone if the page ever reloads
+
+    keeper = browser.new_context(base_url=live_server.url)
+    token = Token.objects.get_or_create(user=table["owner"])[0].key
+    answer = keeper.request.post(
+        f"/api/v1/sessions/{table['session'].pk}/rounds/",
+        data=SELF_DRAW_B,
+        headers={"Authorization": f"Token {token}", "Idempotency-Key": "second-phone"},
+    )
+    assert answer.status == 201
+    expect(viewer.locator(".live__rounds tbody tr")).to_have_count(2, timeout=3000)
+    assert viewer.evaluate("window.__sameDocument") is True
+    expect(viewer.locator(".live__seats .seat").nth(1)).to_contain_text("+30")
+    photograph(viewer, "watch-live")
+
+    services.invite_revoke(actor=table["owner"], invite=invite)
+    expect(viewer.locator(".invite-gone h1")).to_have_text("这个邀请链接已被撤销。", timeout=3000)
+    keeper.close()
+
+
+def test_a_hidden_page_does_not_poll(phone_page: Page, live_server, table):
+    invite = services.invite_create(actor=table["owner"], session=table["session"], role="viewer")
+    page = phone_page
+    page.goto(f"{live_server.url}/join/{invite.token}/")
+    polls: list[str] = []
+    page.on("request", lambda request: polls.append(request.url) if "/live/" in request.url else None)
+    page.wait_for_timeout(2500)
+    assert polls, "a visible board polls"
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    polls.clear()
+    page.wait_for_timeout(4500)
+    assert polls == []
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    page.wait_for_timeout(500)
+    assert polls, "coming back asks at once"
