@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 from ledger import selectors, services
 from ledger.models import Round
 from tests.e2e.test_accounts import PASSWORD, PHONE, fits_the_phone, switch_to_english
-from tests.e2e.test_pages import choose, photograph, tick
+from tests.e2e.test_evening import choose, record, settled, tick, written
+from tests.e2e.test_pages import photograph
 from tests.ledger.conftest import DRAW_WITH_PIG, make_table
 from tests.ledger.test_hand import EVENING, KONG
 
@@ -83,14 +84,17 @@ def test_the_history_explains_voids_and_corrects(phone_page: Page, live_server, 
     expect(page.locator("#entry-head")).to_contain_text("更正")
     fits_the_phone(page)
     photograph(page, "correct")
+    before = page.locator("#entry-revision").get_attribute("value") or ""
     page.locator("button[name='action'][value='undo']").click()
+    written(page, before)
     choose(page, "ev_type", "win")
     tick(page, "winner_1")
     choose(page, "win_how", "self_draw")
     choose(page, "pattern_1", "qing_yi_se")
     choose(page, "gen_1", "1")
+    settled(page)
     expect(page.locator(".entrybar__preview")).to_contain_text("清一色 3 + 1根 = 4番")
-    page.locator(".entrybar__record").click()
+    record(page)
     page.locator("#entry-end").get_by_role("button", name="保存更正").click()
     expect(page.locator(".notice")).to_contain_text("第 3 手已更正")
     corrected = Round.objects.get(session=session, position=3)
