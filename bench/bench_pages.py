@@ -136,6 +136,10 @@ def measure() -> list[dict[str, Any]]:
         (member, f"/groups/{group.pk}/"),
         (member, f"/groups/{group.pk}/start/"),
         (member, "/password/"),
+        (member, f"/sessions/{session.pk}/"),
+        (member, f"/sessions/{session.pk}/history/"),
+        (member, f"/sessions/{session.pk}/settle/"),
+        (member, f"/sessions/{session.pk}/invite/"),
     ]
     weighed = []
     for client, url in pages:

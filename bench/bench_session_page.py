@@ -1,0 +1,151 @@
+"""The session page at the table (issues 8 and 9): a 200-hand evening, one tap, and the idle live poll.
+
+Runs in a child process against a throwaway SQLite file (never the dev database), through Django's test
+client with the whole middleware stack. Server time is the process's CPU time around each request (the
+wall clock of a shared machine moves with the weather); queries are counted with Django's own capture.
+
+- the session page of a session with 200 hands: at most 100 ms and at most 15 queries;
+- an event recorded from the page (a concealed kong, an htmx tap, then undone so every tap is the same):
+  at most 30 ms median and at most 15 KB of response;
+- the idle live poll while nothing changed, at most 2 ms and one query: a viewer's invite link
+  (``/join/<token>/live/?revision=N``, no account) and a member's (``/sessions/<id>/live/?revision=N``).
+
+    .venv/bin/python -m bench session_page
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HANDS = 200
+REPEATS = 30
+TARGETS = {  # what: (limit, unit)
+    "page_ms": (100.0, "ms"),
+    "page_queries": (15, "queries"),
+    "tap_ms": (30.0, "ms"),
+    "tap_kb": (15.0, "KB"),
+    "viewer_poll_ms": (2.0, "ms"),
+    "viewer_poll_queries": (1, "queries"),
+    "member_poll_ms": (2.0, "ms"),
+    "member_poll_queries": (1, "queries"),
+}
+Row = tuple[str, str, str, str]
+
+
+def run() -> tuple[str, list[Row]]:
+    with tempfile.TemporaryDirectory() as folder:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench-session.sqlite3'}",
+            "DJANGO_SETTINGS_MODULE": "sczmj_site.settings",
+            "DJANGO_DEBUG": "1",
+        }
+        child = subprocess.run(
+            [sys.executable, "-m", "bench.bench_session_page"],
+            cwd=Path(__file__).resolve().parent.parent,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if child.returncode != 0:
+        raise RuntimeError(f"the session page bench failed:\n{child.stderr[-3000:]}")
+    figures = json.loads(child.stdout.strip().splitlines()[-1])
+    return f"The session page ({HANDS} hands; CPU time, median of {REPEATS})", rows(figures)
+
+
+def rows(figures: dict[str, float]) -> list[Row]:
+    found = []
+    for key, (limit, unit) in TARGETS.items():
+        value = figures[key]
+        found.append((key, f"{value:.2f} {unit}", f"<= {limit} {unit}", "ok" if value <= limit else "MISSED"))
+    return found
+
+
+def _median_cpu_ms(request: Callable[[], Any]) -> tuple[float, Any]:
+    spent, last = [], None
+    for _ in range(REPEATS):
+        started = time.process_time()
+        last = request()
+        spent.append((time.process_time() - started) * 1000)
+    return statistics.median(spent), last
+
+
+def measure() -> dict[str, float]:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from ledger import demo, selectors, services
+
+    call_command("migrate", verbosity=0)
+    owner = services.account_create(username="bench-session", password=secrets.token_urlsafe(16))
+    group = services.group_create(actor=owner, name=demo.GROUP)
+    players = [services.player_add(actor=owner, group=group, name=name) for name in demo.PLAYERS]
+    session = services.session_start(
+        actor=owner, group=group, name=demo.SESSION, player_ids=[p.pk for p in players]
+    )
+    for index in range(HANDS):
+        services.round_record(actor=owner, session=session, body=demo.ROUNDS[index % len(demo.ROUNDS)])
+    client = Client()
+    client.force_login(owner)
+    page_url = f"/sessions/{session.pk}/"
+
+    def page() -> Any:
+        return client.get(page_url)
+
+    kong = {"action": "record", "ev_type": "kong", "kong_player": "0", "kong_kind": "concealed"}
+
+    def tap() -> tuple[float, Any]:
+        """One recorded kong (timed), then undone (not timed) so that every tap meets the same hand."""
+        revision = selectors.session_hand_revision(session)
+        started = time.process_time()
+        answer = client.post(page_url, {**kong, "revision": revision}, headers={"HX-Request": "true"})
+        spent = (time.process_time() - started) * 1000
+        undo = {"action": "undo", "revision": selectors.session_hand_revision(session)}
+        client.post(page_url, undo, headers={"HX-Request": "true"})
+        return spent, answer
+
+    invite = services.invite_create(actor=owner, session=session, role="viewer")
+    viewer = Client()
+    polls = {"viewer": (viewer, f"/join/{invite.token}/live/"), "member": (client, f"{page_url}live/")}
+
+    page(), tap()  # warm: templates compiled, caches filled, as in a running server
+    figures: dict[str, float] = {}
+    figures["page_ms"], answer = _median_cpu_ms(page)
+    assert answer.status_code == 200, answer.status_code
+    with CaptureQueriesContext(connection) as queries:
+        page()
+    figures["page_queries"] = len(queries)
+    before = len(selectors.hand_row(session).events)
+    taps = [tap() for _ in range(REPEATS)]
+    figures["tap_ms"], answer = statistics.median(spent for spent, _ in taps), taps[-1][1]
+    assert answer.status_code == 200 and len(selectors.hand_row(session).events) == before
+    figures["tap_kb"] = len(answer.content) / 1024
+    revision = {"revision": selectors.session_hand_revision(session)}
+    for who, (poller, url) in polls.items():
+        poller.get(url, revision)
+        figures[f"{who}_poll_ms"], answer = _median_cpu_ms(lambda: poller.get(url, revision))  # noqa: B023
+        assert answer.status_code == 204, (who, answer.status_code)
+        with CaptureQueriesContext(connection) as queries:
+            poller.get(url, revision)
+        figures[f"{who}_poll_queries"] = len(queries)
+    return figures
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure()))
