@@ -36,9 +36,10 @@ TARGETS = {  # what: (limit, unit)
     "tap_kb": (15.0, "KB"),
     "viewer_poll_ms": (2.0, "ms"),
     "viewer_poll_queries": (1, "queries"),
-    "member_poll_ms": (2.0, "ms"),
-    "member_poll_queries": (1, "queries"),
 }
+# The member's poll is not sent by any page yet (a logged-in member's session page is not live: issue 9),
+# so it is printed for people, beside the viewer's, with no verdict.
+FIGURES = {"member_poll_ms": "ms", "member_poll_queries": "queries"}
 Row = tuple[str, str, str, str]
 
 
@@ -69,6 +70,8 @@ def rows(figures: dict[str, float]) -> list[Row]:
     for key, (limit, unit) in TARGETS.items():
         value = figures[key]
         found.append((key, f"{value:.2f} {unit}", f"<= {limit} {unit}", "ok" if value <= limit else "MISSED"))
+    unpolled = "(no page polls it yet)"
+    found += [(key, f"{figures[key]:.2f} {unit}", unpolled, "") for key, unit in FIGURES.items()]
     return found
 
 
