@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import fields
 from .decompose import best_set_names, seven_pairs_facts, seven_pairs_sets, standard_facts
 from .errors import EngineError
 from .hand import (
@@ -39,7 +40,6 @@ from .hand import (
     read_melds,
     read_rules,
     read_tiles,
-    read_void_suit,
     read_win_by,
     read_win_tile,
 )
@@ -524,7 +524,7 @@ def score_hand(
             "after_kong.",
             "杠上花是自己开杠后摸牌自摸，但副露中没有杠：请补上那个杠，或取消“杠上开花”。",
         )
-    void = read_void_suit(void_suit)
+    void = fields.void_suit(void_suit, "void_suit")
     return score_held(scoring_for(table_rules), held, situation, heavenly, void)
 
 

@@ -236,26 +236,6 @@ def read_win_by(value: object) -> WinBy:
     )
 
 
-def read_void_suit(value: object) -> int | None:
-    """The void suit as a suit index 0..2 (m, p, s), or None."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        suit = _SUIT_WORDS.get(value)  # as written, the usual case; else tidied
-        if suit is None:
-            suit = _SUIT_WORDS.get(value.strip().lower())
-        if suit is not None:
-            return suit
-    raise EngineError(
-        "void_suit",
-        f"void_suit must be m, p, s or null; got {value!r}.",
-        f"定缺只能是 m、p、s 或 null，收到 {value!r}。",
-    )
-
-
-_SUIT_WORDS = {"m": 0, "p": 1, "s": 2, "万": 0, "萬": 0, "筒": 1, "饼": 1, "餅": 1, "条": 2, "條": 2, "索": 2}
-
-
 def read_rules(rules: object) -> Rules:
     if rules is None:
         return DEFAULT_RULES

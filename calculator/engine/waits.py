@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import fields
 from .decompose import seven_pairs_facts
 from .fan import (
     Scoring,
@@ -27,7 +28,7 @@ from .fan import (
     tile_facts,
     tiles_situation,
 )
-from .hand import Held, Meld, check_size, read_held, read_melds, read_rules, read_tiles, read_void_suit
+from .hand import Held, Meld, check_size, read_held, read_melds, read_rules, read_tiles
 from .limits import HAND_TILES, READY_TILES
 from .tables import COMBINE, COMPLETIONS, SPLITS
 from .tiles import FOUR_BITS, LOW_BITS, ONE, RANK_BITS, SUIT_BITS, SUIT_MASK, TILE_NAMES, count_of
@@ -79,7 +80,7 @@ def find_waits(
     meld_list = read_melds(melds)
     check_size(concealed_tiles, meld_list, (READY_TILES, HAND_TILES), 0)
     held = read_held(concealed_tiles, meld_list, None)
-    void = read_void_suit(void_suit)
+    void = fields.void_suit(void_suit, "void_suit")
     scoring = scoring_for(table_rules)
     drawn = len(concealed_tiles) + 3 * len(meld_list) == HAND_TILES
     huazhu = legality(table_rules, held.packed + held.meld_packed, void) is not None
