@@ -16,15 +16,12 @@ memory means the two peaks are about the same.
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 from typing import Any
+
+from .child import measure_in_child, seed_table
 
 ROUNDS = 2_000
 SMALL_ROUNDS = 500
@@ -35,27 +32,7 @@ EXPORT_MAX_GROWTH = 1.5  # peak(2,000 rounds) / peak(500 rounds)
 
 
 def run() -> tuple[str, list[tuple[str, str, str, str]]]:
-    with tempfile.TemporaryDirectory() as folder:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench-ledger.sqlite3'}",
-            "DJANGO_SETTINGS_MODULE": "sczmj_site.settings",
-            # DEBUG off: a debug connection logs every query, which costs time and hides the query count
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": "bench-ledger-throwaway-key",
-        }
-        root = Path(__file__).resolve().parent.parent
-        child = subprocess.run(
-            [sys.executable, "-m", "bench.bench_ledger"],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    if child.returncode != 0:
-        raise RuntimeError(f"the ledger bench failed:\n{child.stderr}")
-    figures = json.loads(child.stdout.strip().splitlines()[-1])
+    figures = measure_in_child("bench_ledger")
     return f"Ledger on SQLite: a session of {ROUNDS:,} rounds", rows(figures)
 
 
@@ -124,11 +101,7 @@ def measure() -> dict[str, Any]:
     owner = services.account_create(username="bench", password="bench-ledger-2000")
 
     def session_of(rounds: int, name: str) -> tuple[Any, list[float], list[float]]:
-        group = services.group_create(actor=owner, name=name)
-        players = [services.player_add(actor=owner, group=group, name=player) for player in demo.PLAYERS]
-        session = services.session_start(
-            actor=owner, group=group, name=name, player_ids=[p.pk for p in players], coins=demo.COINS
-        )
+        session = seed_table(owner, name=name, coins=demo.COINS)
         wall, cpu = [], []
         for index in range(rounds):
             started, started_cpu = time.perf_counter(), time.process_time()

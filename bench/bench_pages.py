@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import secrets
-import subprocess
-import sys
-import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+from .child import measure_in_child, seed_table
 
 MAX_COMPRESSED_KB = 150
 HANDS = 5
@@ -30,25 +28,7 @@ Row = tuple[str, str, str, str]
 
 
 def run() -> tuple[str, list[Row]]:
-    with tempfile.TemporaryDirectory() as folder:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench-pages.sqlite3'}",
-            "DJANGO_SETTINGS_MODULE": "sczmj_site.settings",
-            "DJANGO_DEBUG": "1",  # static files found where they are, no collectstatic needed
-        }
-        root = Path(__file__).resolve().parent.parent
-        child = subprocess.run(
-            [sys.executable, "-m", "bench.bench_pages"],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    if child.returncode != 0:
-        raise RuntimeError(f"the pages bench failed:\n{child.stderr[-3000:]}")
-    pages = json.loads(child.stdout.strip().splitlines()[-1])
+    pages = measure_in_child("bench_pages", debug=True)  # static files found where they are
     return "Pages: HTML + CSS + JS, gzipped (images aside)", rows(pages)
 
 
@@ -117,11 +97,8 @@ def measure() -> list[dict[str, Any]]:
 
     call_command("migrate", verbosity=0)
     owner = services.account_create(username="bench-pages", password=secrets.token_urlsafe(16))
-    group = services.group_create(actor=owner, name=demo.GROUP)
-    players = [services.player_add(actor=owner, group=group, name=name) for name in demo.PLAYERS]
-    session = services.session_start(
-        actor=owner, group=group, name=demo.SESSION, player_ids=[p.pk for p in players], coins=demo.COINS
-    )
+    session = seed_table(owner, name=demo.GROUP, coins=demo.COINS)
+    group = session.group
     for index in range(HANDS):
         services.round_record(actor=owner, session=session, body=demo.ROUNDS[index])
     anonymous, member = Client(), Client()

@@ -16,16 +16,13 @@ wall clock of a shared machine moves with the weather); queries are counted with
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
+
+from .child import measure_in_child, seed_table
 
 HANDS = 200
 REPEATS = 30
@@ -44,24 +41,7 @@ Row = tuple[str, str, str, str]
 
 
 def run() -> tuple[str, list[Row]]:
-    with tempfile.TemporaryDirectory() as folder:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench-session.sqlite3'}",
-            "DJANGO_SETTINGS_MODULE": "sczmj_site.settings",
-            "DJANGO_DEBUG": "1",
-        }
-        child = subprocess.run(
-            [sys.executable, "-m", "bench.bench_session_page"],
-            cwd=Path(__file__).resolve().parent.parent,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    if child.returncode != 0:
-        raise RuntimeError(f"the session page bench failed:\n{child.stderr[-3000:]}")
-    figures = json.loads(child.stdout.strip().splitlines()[-1])
+    figures = measure_in_child("bench_session_page", debug=True)
     return f"The session page ({HANDS} hands; CPU time, median of {REPEATS})", rows(figures)
 
 
@@ -97,11 +77,7 @@ def measure() -> dict[str, float]:
 
     call_command("migrate", verbosity=0)
     owner = services.account_create(username="bench-session", password=secrets.token_urlsafe(16))
-    group = services.group_create(actor=owner, name=demo.GROUP)
-    players = [services.player_add(actor=owner, group=group, name=name) for name in demo.PLAYERS]
-    session = services.session_start(
-        actor=owner, group=group, name=demo.SESSION, player_ids=[p.pk for p in players]
-    )
+    session = seed_table(owner, name=demo.GROUP)
     for index in range(HANDS):
         services.round_record(actor=owner, session=session, body=demo.ROUNDS[index % len(demo.ROUNDS)])
     client = Client()

@@ -78,6 +78,7 @@ NOT_SCANNED = {".venv", "tests", "node_modules", "staticfiles", "static", "build
 # The benches measure the ledger from outside, as a test would (its figures, its pages, its load): allowed.
 LEDGER_IMPORTERS = {
     "bench/bench_ledger.py",
+    "bench/child.py",
     "bench/bench_pages.py",
     "bench/bench_session_page.py",
     "bench/loadtest.py",
