@@ -21,7 +21,6 @@ from calculator.engine import (
     PATTERN_BY_KEY,
     EngineError,
     Rules,
-    ZimoBonus,
     score_from_payload,
     waits_from_payload,
 )
@@ -63,11 +62,10 @@ def the_hand_view(hand: HandInput) -> HandView:
 
 
 def self_draw_bonus(hand: HandInput) -> int:
-    """What each payer adds on a self-draw under 自摸加底 (RULES.md 4): the score API leaves it out."""
+    """What each payer adds on a self-draw (the engine's 自摸加底): the score API leaves it out."""
     if hand.mode != "win" or hand.win_by != "self_draw":
         return 0
-    rules = Rules.from_dict(hand.rules)
-    return rules.base_points if rules.zimo_bonus is ZimoBonus.JIA_DI else 0
+    return Rules.from_dict(hand.rules).self_draw_bonus
 
 
 def present_score(result: Mapping[str, Any], language: str, jia_di: int = 0) -> dict[str, Any]:

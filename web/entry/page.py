@@ -25,7 +25,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
 from calculator.engine import PATTERN_BY_KEY, EngineError
-from settlement.engine import NEAR_THE_END, settle_from_payload
+from settlement.engine import NEAR_THE_END, robbed_kong_voided, settle_from_payload
 from web.htmx import HtmxHttpRequest
 from web.language import in_language, page_language
 from web.seats import SEATS, SeatChoices, SeatView, seat_choices
@@ -53,18 +53,10 @@ def settle(hand: Hand, events: tuple[dict[str, Any], ...] | None = None) -> dict
 
 
 def robbed_kong_undone(hand: Hand, event: Mapping[str, Any]) -> bool:
-    """Whether a robbing win takes back the added kong that is the hand's last event.
-
-    RULES.md 4.5: a robbed kong is void and is not a kong event. At the table the 弯杠 is recorded as it
-    is declared (three taps), before anyone says 抢杠, so the entry undoes that kong before the win.
-    """
-    last = hand.events[-1] if hand.events else {}
-    return bool(
-        event.get("robbing_kong")
-        and last.get("type") == "kong"
-        and last.get("kind") == "added"
-        and last.get("player") == event.get("from")
-    )
+    """Whether a robbing win takes back the added kong that is the hand's last event (the engine decides:
+    RULES.md 4.5). At the table the 弯杠 is recorded as it is declared, before anyone says 抢杠, so the
+    entry undoes that kong before the win."""
+    return bool(hand.events) and robbed_kong_voided(hand.events[-1], event)
 
 
 @dataclass(frozen=True, slots=True)
