@@ -5,90 +5,21 @@ response. No login, no CSRF, no throttling and no serializer validation on the w
 and an ``EngineError`` becomes the 400 body of ``api.errors``.
 """
 
-import json
-from typing import Any
-
 from django.http import HttpResponse
 from django.urls import path
-from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.permissions import AllowAny
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
-from rest_framework.views import APIView
 
-from api.parsers import SiteJSONParser, read_json
+from api.stateless import ErrorSerializer, StatelessView, example, json_bytes, json_response
 from calculator.engine import describe_rules, score_from_payload, waits_from_payload
 
 from .serializers import (
-    ErrorSerializer,
     RulesDescriptionSerializer,
     ScoreRequestSerializer,
     ScoreResultSerializer,
     WaitsRequestSerializer,
     WaitsResultSerializer,
 )
-
-
-class JsonOnly(DefaultContentNegotiation):
-    """The calculators answer only in JSON, so the Accept header need not be parsed on every request."""
-
-    def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, str]:
-        return renderers[0], renderers[0].media_type
-
-
-class StatelessView(APIView):
-    """Open to anyone: the calculators store nothing, so there is nothing to log in to or forge.
-
-    The view path is kept lean because scoring itself takes tens of microseconds: no authentication, no
-    throttling, no content negotiation, the JSON body read straight from the bytes and the result written
-    straight to JSON (bench/bench_api.py measures what is left). Errors still go through DRF's renderer.
-    """
-
-    authentication_classes = ()
-    permission_classes = (AllowAny,)
-    throttle_classes = ()
-    parser_classes = (SiteJSONParser,)
-    renderer_classes = (JSONRenderer,)
-    content_negotiation_class = JsonOnly
-
-    @staticmethod
-    def payload(request: Request) -> Any:
-        """The parsed JSON body. DRF's ``request.data`` costs more than scoring a hand (parser selection,
-        a codecs reader, empty multi-dicts), so a plain JSON body is decoded here; any other content type
-        goes to DRF, which answers 415."""
-        if request.META.get("CONTENT_TYPE", "").partition(";")[0].strip() != "application/json":
-            return request.data
-        body = request.body
-        if not body:
-            return {}  # as DRF does: an empty body is an empty object, so the missing field is named
-        return read_json(body)
-
-
-def json_response(data: object) -> HttpResponse:
-    """The result as JSON, written as DRF's JSONRenderer would (compact, UTF-8, no NaN) but without the
-    per-request renderer, charset and indent lookups, which cost as much as scoring the hand."""
-    return HttpResponse(json_bytes(data), content_type="application/json")
-
-
-def json_bytes(data: object) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
-
-
-def example(
-    name: str, summary: str, value: object, *, response: bool = False, status: int = 200
-) -> OpenApiExample:
-    return OpenApiExample(
-        name,
-        summary=summary,
-        value=value,
-        request_only=not response,
-        response_only=response,
-        status_codes=[str(status)] if response else None,
-    )
-
 
 SCORE_EXAMPLES = [
     example(

@@ -5,98 +5,10 @@ are cheaper than a serializer's and give the same messages as the pages. These c
 request and response bodies of API.md, field by field, so ``/api/docs/`` explains them.
 """
 
-from typing import Any
-
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from calculator.engine import OPTIONS, PATTERN_BY_KEY, Option, Preset
-
-TILES_SCHEMA = {
-    "oneOf": [
-        {"type": "string", "example": "123m456p77s"},
-        {"type": "array", "items": {"type": "string", "example": "5p"}, "example": ["1m", "2m", "3m"]},
-    ]
-}
-SUITS = ("m", "p", "s")
-SUIT_HELP = "m 万 (characters), p 筒 (dots) or s 条 (bamboo)"
-SEAT_HELP = "A seat, 0 to 3 in play order."
-
-
-@extend_schema_field(TILES_SCHEMA)
-class TilesField(serializers.JSONField):
-    """Tiles as a compact string (``"123m456p77s"``, ``"23445677筒"``) or a list of single-tile strings."""
-
-
-class MeldSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(
-        choices=["pung", "kong_direct", "kong_added", "kong_concealed"],
-        help_text="碰 pung, 直杠 kong_direct, 弯杠/面下杠 kong_added or 暗杠 kong_concealed.",
-    )
-    tile = serializers.CharField(help_text='The meld\'s tile kind, e.g. "5p" (a pung of 5p is 555p).')
-
-
-def _penalty_schema() -> dict[str, Any]:
-    return {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["cap"]}]}
-
-
-@extend_schema_field(_penalty_schema())
-class PenaltyField(serializers.JSONField):
-    """A whole number of b, or ``"cap"``."""
-
-
-def _option_field(option: Option) -> serializers.Field:
-    """The documentation field of one rule option, built from the options table so the two cannot drift."""
-    help_text = f"{option.meaning} {option.meaning_zh} Default: {option.default!s}."
-    common: dict[str, Any] = {"required": False, "help_text": help_text}
-    builders = {
-        "enum": lambda: serializers.ChoiceField(choices=list(option.choices), **common),
-        "bool": lambda: serializers.BooleanField(allow_null=option.default is None, **common),
-        "int": lambda: serializers.IntegerField(min_value=option.minimum, max_value=option.maximum, **common),
-        "zero_or_one": lambda: serializers.IntegerField(min_value=0, max_value=1, **common),
-        "cap_multiplier": lambda: serializers.IntegerField(min_value=2, allow_null=True, **common),
-        "penalty": lambda: PenaltyField(**common),
-        "rate": lambda: serializers.FloatField(min_value=0, max_value=0.999999, **common),
-        "pattern_fan": lambda: serializers.DictField(
-            child=serializers.IntegerField(min_value=1, max_value=16),
-            **{**common, "help_text": f"{help_text} Keys: {', '.join(PATTERN_BY_KEY)}."},
-        ),
-    }
-    return builders[option.kind]()
-
-
-RulesSerializer = type(
-    "RulesSerializer",
-    (serializers.Serializer,),
-    {
-        "__doc__": "House rules: a preset plus any option overrides (RULES.md section 11). Unlisted options "
-        "take the preset's value.",
-        "preset": serializers.ChoiceField(
-            choices=[preset.value for preset in Preset],
-            required=False,
-            help_text="chengdu (default), qq (the QQ rules, literal) or casual (a common app-style game).",
-        ),
-        **{option.key: _option_field(option) for option in OPTIONS},
-    },
-)
-
-
-class ErrorSerializer(serializers.Serializer):
-    """Every 400: the field at fault and what is wrong with it, in English and Chinese."""
-
-    field = serializers.CharField(
-        help_text="The field at fault as a dotted path: concealed, melds[1].kind, rules.cap_multiplier, "
-        "events[3].winners[0].hand.concealed; body when the body itself is wrong."
-    )
-    detail = serializers.CharField(help_text="What is wrong, in English.")
-    detail_zh = serializers.CharField(help_text="What is wrong, in Chinese (中文说明).")
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="The same message keyed by field, for form libraries.",
-    )
-    event = serializers.IntegerField(
-        required=False, help_text="Settle only: the index of the event at fault in the request's events."
-    )
+from api.hand_shapes import SUIT_HELP, SUITS, MeldSerializer, RulesSerializer, TilesField
+from calculator.engine import PATTERN_BY_KEY
 
 
 class ScoreRequestSerializer(serializers.Serializer):

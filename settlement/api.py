@@ -5,8 +5,7 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 
-from calculator.api import StatelessView, example, json_response
-from calculator.serializers import ErrorSerializer
+from api.stateless import ErrorSerializer, StatelessView, example, json_response
 from settlement.engine import settle_from_payload
 
 from .serializers import RoundResultSerializer, SettleRequestSerializer

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from calculator.serializers import SEAT_HELP, SUIT_HELP, SUITS, MeldSerializer, RulesSerializer, TilesField
+from api.hand_shapes import SEAT_HELP, SUIT_HELP, SUITS, MeldSerializer, RulesSerializer, TilesField
 
 TRANSFER_REASONS = (
     "win",

@@ -1,7 +1,5 @@
-"""The page apps are peers standing on web/ (issue 7 item 5): no page imports another app's pages.
-
-The API adapters (``api.py``, ``serializers.py``) are not pages: the settle API still borrows the
-calculator API's view base and serializers, which is the API's own cut to make.
+"""The apps are peers (issue 7 item 5): their pages stand on web/ and their APIs on api/, and no app imports
+another app's pages, views or serializers.
 """
 
 from pathlib import Path
@@ -10,14 +8,13 @@ from tests.test_layers import ROOT, imported_modules, project_files
 
 APPS = ("calculator", "settlement", "ledger", "web", "sczmj_site")
 ENGINES = ("calculator.engine", "settlement.engine")
-API_ADAPTERS = ("api.py", "serializers.py")
 
 
 def web_layer_imports(root: Path, folder: str, allowed: tuple[str, ...]) -> list[str]:
     """Imports of project modules by ``folder`` outside itself, the engines and ``allowed``."""
     found = []
     for path in project_files(root, folder):
-        if "engine" in path.relative_to(root).parts or path.name in API_ADAPTERS:
+        if "engine" in path.relative_to(root).parts:
             continue
         for module in sorted(imported_modules(root, path)):
             inside = module == folder or module.startswith(f"{folder}.")
@@ -33,7 +30,7 @@ def test_web_imports_nothing_of_the_apps_but_their_engines():
     assert web_layer_imports(ROOT, "web", ()) == []
 
 
-def test_the_calculator_and_round_pages_stand_on_web_not_on_each_other():
+def test_the_calculator_and_settlement_apps_stand_on_web_and_api_not_on_each_other():
     assert web_layer_imports(ROOT, "calculator", ("web",)) == []
     assert web_layer_imports(ROOT, "settlement", ("web",)) == []
 
