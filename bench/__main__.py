@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import django
+
 
 def print_table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
     header = ("what", "figure", "target", "")
@@ -24,6 +26,9 @@ def print_table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sczmj_site.settings")
     os.environ.setdefault("DJANGO_DEBUG", "1")  # as under make: the development key, no deployment needed
+    # Before any bench module is imported: DRF's views module reads the authentication classes at import,
+    # and the site's token authentication is a model, which needs the apps loaded.
+    django.setup()
     package_dir = Path(__file__).parent
     names = sorted(
         info.name for info in pkgutil.iter_modules([str(package_dir)]) if info.name.startswith("bench_")

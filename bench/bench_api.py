@@ -11,7 +11,6 @@ import json
 import statistics
 import time
 
-import django
 from django.test import Client
 from django.test.utils import override_settings
 from django.urls import include, path
@@ -21,8 +20,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bench.workload import ROUND
-
-django.setup()
 
 
 class OkView(APIView):
