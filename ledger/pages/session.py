@@ -121,6 +121,11 @@ def _links(session: Session) -> list[tuple[str, str]]:
     ]
 
 
+def _writer_links(session: Session) -> list[tuple[str, str]]:
+    """邀请 (ledger/pages/invites.py), for those who may make a link: owners and scorekeepers."""
+    return [(reverse("session-invite", args=[session.pk]), _("Invite"))]
+
+
 def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board], dict[str, Any]]:
     role = selectors.role_in(user=request.user, group=session.group)
     read_only = role not in WRITER_ROLES or not session.is_open
@@ -129,7 +134,7 @@ def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board
         return {
             "session": session,
             "entry_title": session.name,
-            "entry_links": _links(session),
+            "entry_links": _links(session) + ([] if read_only else _writer_links(session)),
             "read_only": read_only,
             "live_url": reverse("session-live", args=[session.pk]),
         }
