@@ -94,3 +94,7 @@ class ErrorSerializer(serializers.Serializer):
     event = serializers.IntegerField(
         required=False, help_text="Settle only: the index of the event at fault in the request's events."
     )
+    code = serializers.CharField(
+        help_text="What is wrong as a stable code (fifth_copy, not_a_boolean, event_type_unknown...; "
+        "docs/errors.md lists every one): a client may switch on it, the words may change."
+    )

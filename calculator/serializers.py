@@ -8,7 +8,7 @@ request and response bodies of API.md, field by field, so ``/api/docs/`` explain
 from rest_framework import serializers
 
 from api.hand_shapes import SUIT_HELP, SUITS, MeldSerializer, RulesSerializer, TilesField
-from calculator.engine import PATTERN_BY_KEY
+from calculator.engine import PATTERN_BY_KEY, REASON_CODES
 
 
 class ScoreRequestSerializer(serializers.Serializer):
@@ -86,7 +86,7 @@ class ScoreResultSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, help_text="Why the hand does not win (win false only).")
     reason_zh = serializers.CharField(required=False, help_text="The reason in Chinese (win false only).")
     reason_code = serializers.ChoiceField(
-        choices=["three_suits", "void_suit", "no_shape"],
+        choices=list(REASON_CODES),
         required=False,
         help_text="The reason as a stable code (win false only).",
     )

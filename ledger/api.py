@@ -26,10 +26,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from calculator.engine import EngineError, request_object
+from calculator.engine import request_object
 
 from . import group_file, selectors, services, tokens
-from .errors import HandConflict
+from .errors import HandConflict, LedgerError
 from .models import WRITER_ROLES, LedgerEntry, Membership, RoundVersion, Session
 from .serializers import (
     ROUND_BODY_EXAMPLE,
@@ -190,7 +190,7 @@ class TokenView(APIView):
         body = _body(AuthTokenRequestSerializer, request)
         user = authenticate(request._request, username=body["username"], password=body["password"])
         if user is None:
-            raise EngineError("password", "Wrong user name or password.", "用户名或密码错误。")
+            raise LedgerError("wrong_password", field="password")
         return Response({"token": tokens.token_issue(user=user).key})
 
     @extend_schema(
@@ -680,11 +680,7 @@ def _idempotency_key(request: Request) -> str | None:
     if key is None:
         return None
     if not key.strip() or len(key) > MAX_KEY_LENGTH:
-        raise EngineError(
-            "Idempotency-Key",
-            f"The Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
-            f"Idempotency-Key 须为 1 到 {MAX_KEY_LENGTH} 个字符。",
-        )
+        raise LedgerError("idempotency_key_length", field="Idempotency-Key", maximum=MAX_KEY_LENGTH)
     return key
 
 

@@ -376,6 +376,11 @@ class LedgerErrorSerializer(serializers.Serializer):
     detail_zh = serializers.CharField()
     errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
     event = serializers.IntegerField(required=False)
+    code = serializers.CharField(
+        help_text="What is wrong as a stable code (session_closed, hand_changed, permission_denied...; "
+        "a serializer's refusal gives DRF's own: required, invalid...; docs/errors.md lists them): a client "
+        "may switch on it."
+    )
 
 
 # --- the hand in progress --------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18 digits, never an overflow)
 
 from .. import selectors, services
+from ..errors import Forbidden
 from ..models import Group, Role
 from .links import group_url
 from .refusals import REFUSALS, refusal_message
@@ -76,7 +76,7 @@ def player_add(request: HttpRequest, group_id: int) -> HttpResponse:
     if form.is_valid():
         try:
             player = services.player_add(actor=request.user, group=group, name=form.cleaned_data["name"])
-        except PermissionDenied as error:
+        except Forbidden as error:
             return _page(request, group, status=400, alert=refusal_message(error))
         except REFUSALS as error:
             form.add_error("name", refusal_message(error))

@@ -35,7 +35,7 @@ from .. import selectors, services
 from ..errors import StaleRoundError
 from ..models import WRITER_ROLES, Round, RoundVersion, Session, VersionKind
 from .links import session_url
-from .refusals import REFUSALS, refusal_message
+from .refusals import REFUSALS, ledger_words, refusal_message
 
 VERSION_KINDS: Mapping[str, Any] = {
     VersionKind.RECORDED: gettext_lazy("Recorded"),
@@ -348,7 +348,7 @@ def _cannot_correct(session: Session, round_: Round) -> str:
         return _("This session is closed: its hands can no longer be corrected.")
     if round_.voided:
         return _("This hand was voided: it can no longer be corrected.")
-    return _("Your role in this group does not allow this.")
+    return ledger_words("role_forbids")
 
 
 urlpatterns = [
