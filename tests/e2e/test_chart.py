@@ -67,7 +67,6 @@ def test_the_demo_evenings_trends_from_the_session_page(phone_page: Page, live_s
     page.goto(f"{live_server.url}/sessions/{demo.pk}/")
     expect(page.locator(".entryhead__tools").get_by_role("link", name="Trends")).to_be_visible()
     fits_the_phone(page)
-    page.screenshot(path="/tmp/charts-look/session-en.png")
 
 
 def test_the_settle_up_page_leads_to_the_trends_and_back(phone_page: Page, live_server, demo):
