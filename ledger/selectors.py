@@ -52,7 +52,17 @@ from .models import (
     WinRecord,
 )
 
-KONG_REASONS = ("direct_kong", "added_kong", "concealed_kong", "kong_transfer", "kong_refund")
+# The kong money a player made or lost: the kongs themselves, handed over (呼叫转移) and refunded (退税).
+KONG_REASONS = tuple(
+    reason.value
+    for reason in (
+        Reason.DIRECT_KONG,
+        Reason.ADDED_KONG,
+        Reason.CONCEALED_KONG,
+        Reason.KONG_TRANSFER,
+        Reason.KONG_REFUND,
+    )
+)
 WIN_REASONS = (Reason.WIN.value, Reason.SELF_DRAW_BONUS.value)  # what a winner takes for his hand
 
 
