@@ -10,6 +10,8 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
+from api.errors import ErrorSerializer
+
 from .invite_links import invite_url, qr_svg
 from .models import (
     INVITE_ROLE_CHOICES,
@@ -370,14 +372,6 @@ class StatisticsSerializer(serializers.Serializer):
     players = PlayerStatisticsSerializer(many=True)
 
 
-class LedgerErrorSerializer(serializers.Serializer):
-    field = serializers.CharField()
-    detail = serializers.CharField()
-    detail_zh = serializers.CharField()
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-    event = serializers.IntegerField(required=False)
-
-
 # --- the hand in progress --------------------------------------------------------------------------------
 
 
@@ -439,5 +433,7 @@ class HandFinishedSerializer(serializers.Serializer):
     hand = HandSerializer(help_text="The next hand, with the suggested dealer.")
 
 
-class HandConflictSerializer(LedgerErrorSerializer):
+class HandConflictSerializer(ErrorSerializer):
+    """A 409 of the hand in progress: the error, with the hand as it stands now to start again from."""
+
     hand = HandSerializer(help_text="The hand as it stands now.")
