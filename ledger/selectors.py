@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.sessions.models import Session as Login
 from django.db import connection
 from django.db.models import (
+    Aggregate,
     BigIntegerField,
     Count,
     Exists,
@@ -55,7 +56,17 @@ from .models import (
     WinRecord,
 )
 
-KONG_REASONS = ("direct_kong", "added_kong", "concealed_kong", "kong_transfer", "kong_refund")
+# The kong money a player made or lost: the kongs themselves, handed over (呼叫转移) and refunded (退税).
+KONG_REASONS = tuple(
+    reason.value
+    for reason in (
+        Reason.DIRECT_KONG,
+        Reason.ADDED_KONG,
+        Reason.CONCEALED_KONG,
+        Reason.KONG_TRANSFER,
+        Reason.KONG_REFUND,
+    )
+)
 WIN_REASONS = (Reason.WIN.value, Reason.SELF_DRAW_BONUS.value)  # what a winner takes for his hand
 
 
@@ -193,24 +204,17 @@ class SessionTotals:
     rounds: int
 
 
+def _per(rows: QuerySet[Any], key: str, aggregate: Aggregate) -> dict[Any, Any]:
+    """``aggregate`` of ``rows`` for each value of ``key``, as a dict: one GROUP BY query, no ordering."""
+    return dict(rows.values(key).annotate(total=aggregate).values_list(key, "total").order_by())
+
+
 def session_totals(session: Session) -> SessionTotals:
     """Running totals per seat (three queries: seats, points, coins; a fourth counts the rounds)."""
-    points = dict(
-        LedgerEntry.objects.filter(session=session)
-        .values("seat")
-        .annotate(total=Sum("points"))
-        .values_list("seat", "total")
-        .order_by()
+    points = _per(LedgerEntry.objects.filter(session=session), "seat", Sum("points"))
+    coins = (
+        _per(CoinEntry.objects.filter(session=session), "seat", Sum("coins")) if session.coins_enabled else {}
     )
-    coins: dict[int | None, int] = {}
-    if session.coins_enabled:
-        coins = dict(
-            CoinEntry.objects.filter(session=session)
-            .values("seat")
-            .annotate(total=Sum("coins"))
-            .values_list("seat", "total")
-            .order_by()
-        )
     starting = session.starting_balances or [0] * SEATS
     seats = tuple(
         SeatTotal(
@@ -240,7 +244,7 @@ def coin_balances(session: Session, *, before: int | None = None) -> list[int] |
     entries = CoinEntry.objects.filter(session=session, is_house=False)
     if before is not None:
         entries = entries.filter(round__position__lt=before)
-    moved = dict(entries.values_list("seat").annotate(total=Sum("coins")).values_list("seat", "total"))
+    moved = _per(entries, "seat", Sum("coins"))
     return [
         int(start) + int(moved.get(seat) or 0) for seat, start in enumerate(session.starting_balances or ())
     ]
@@ -539,21 +543,9 @@ def group_statistics(group: Group) -> list[dict[str, Any]]:
             hands_won=Count("id"), self_draws=Count("id", filter=Q(self_draw=True)), biggest_fan=Max("fan")
         )
     }
-    dealt_in = dict(
-        current_wins.filter(discarder__isnull=False)
-        .values("discarder")
-        .annotate(n=Count("id"))
-        .values_list("discarder", "n")
-        .order_by()
-    )
+    dealt_in = _per(current_wins.filter(discarder__isnull=False), "discarder", Count("id"))
     entries = LedgerEntry.objects.filter(session__group=group, is_house=False)
-    kongs = dict(
-        entries.filter(reason__in=KONG_REASONS)
-        .values("player")
-        .annotate(total=Sum("points"))
-        .values_list("player", "total")
-        .order_by()
-    )
+    kongs = _per(entries.filter(reason__in=KONG_REASONS), "player", Sum("points"))
     per_session: dict[int, list[dict[str, Any]]] = {}
     session_rows = (
         entries.values("player", "session", "session__name")
@@ -647,13 +639,7 @@ def group_session_lines(group: Group) -> list[SessionLine]:
         .annotate(total=Sum("points"))
         .order_by()
     }
-    rounds = dict(
-        Round.objects.filter(session__group=group, voided=False)
-        .values("session")
-        .annotate(n=Count("id"))
-        .values_list("session", "n")
-        .order_by()
-    )
+    rounds = _per(Round.objects.filter(session__group=group, voided=False), "session", Count("id"))
     return [
         SessionLine(
             session,
