@@ -16,7 +16,8 @@ markup as a ``SafeString``, every label escaped (player names are typed by anyon
    ``<title>``).
 
 Colours are CSS: every element has a class (``chart-grid``, ``chart-zero``, ``chart-axis``,
-``chart-tick``, ``chart-series chart-series-N`` for N = 0..7, cycling) styled in ``static/css/site.css``
+``chart-tick``, ``chart-line``, ``chart-dot``, ``chart-end``, ``chart-legend``; each series in a
+``chart-series chart-series-N``, N = 0..7, cycling) styled in ``static/css/site.css``
 with the page's custom properties, so the chart follows ``prefers-color-scheme``; series also differ by
 dash pattern (set there too), so they read without colour. No ``style=`` attribute is ever written (the
 CSP refuses inline styles); only SVG presentation attributes. The viewBox is 360 units wide and the
@@ -238,11 +239,9 @@ def _x_labels(frame: Frame, labels: Sequence[str]) -> SafeString:
 
 def _line(frame: Frame, index: int, values: Sequence[int]) -> SafeString:
     points = [(frame.x(i), frame.y(value)) for i, value in enumerate(values)]
-    style = f"chart-series chart-series-{index % SERIES_STYLES}"
     line = (
         format_html(
-            '<polyline class="{} chart-line" fill="none" points="{}"/>',
-            style,
+            '<polyline class="chart-line" fill="none" points="{}"/>',
             " ".join(f"{_num(x)},{_num(y)}" for x, y in points),
         )
         if len(points) > 1
@@ -250,11 +249,9 @@ def _line(frame: Frame, index: int, values: Sequence[int]) -> SafeString:
     )
     dotted = points if len(points) <= DOTS_UP_TO else points[-1:]
     dots = format_html_join(
-        "",
-        '<circle class="{} chart-dot" cx="{}" cy="{}" r="2.5"/>',
-        ((style, _num(x), _num(y)) for x, y in dotted),
+        "", '<circle class="chart-dot" cx="{}" cy="{}" r="2.5"/>', ((_num(x), _num(y)) for x, y in dotted)
     )
-    return format_html("{}{}", line, dots)
+    return format_html('<g class="chart-series chart-series-{}">{}{}</g>', index % SERIES_STYLES, line, dots)
 
 
 def _end_labels(frame: Frame, series: Sequence[Series], ends: Sequence[str]) -> SafeString:

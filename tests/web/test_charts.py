@@ -67,7 +67,7 @@ def test_it_writes_no_inline_style_only_classes():
     svg = line_chart(FOUR, ["0", "1", "2", "3"], title="t")
     assert "style=" not in svg
     classes = {node.get("class") for node in parsed(svg).iter() if node.get("class")}
-    assert {"chart-series chart-series-0 chart-line", "chart-zero", "chart-grid"} <= classes
+    assert {"chart-series chart-series-0", "chart-line", "chart-zero", "chart-grid"} <= classes
 
 
 def test_every_label_is_escaped():
@@ -215,8 +215,10 @@ def test_fit_leaves_a_short_name_alone():
 def test_more_series_than_colours_cycle_through_them():
     many = [(f"p{i}", [0, i]) for i in range(10)]
     root = parsed(line_chart(many, ["0", "1"], title="t"))
-    classes = [line.get("class") for line in root.iter(f"{SVG}polyline")]
-    assert classes[8] == classes[0] and classes[9] == classes[1]
+    classes = [
+        group.get("class") for group in root.iter(f"{SVG}g") if group.find(f"{SVG}polyline") is not None
+    ]
+    assert len(classes) == 10 and classes[8] == classes[0] != classes[1] == classes[9]
 
 
 def test_each_series_needs_a_value_per_x_label():
