@@ -1,20 +1,22 @@
 """What the stateless calculator APIs of every app stand on (score, waits and rules in ``calculator``, settle
-in ``settlement``): a lean view, the JSON writer, an OpenAPI example, and the error body's schema, so that
-neither app imports the other's API.
+in ``settlement``): a lean view, the engine view (a body in, one engine call, its result out) with its
+schema, the JSON writer and an OpenAPI example, so that neither app imports the other's API.
 """
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiExample
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
+from .errors import ErrorSerializer
 from .parsers import SiteJSONParser, read_json
 
 
@@ -55,6 +57,39 @@ class StatelessView(APIView):
         return read_json(body)
 
 
+class EngineView(StatelessView):
+    """A POST whose whole work is one engine call: the body to the engine's ``*_from_payload``, its result
+    back as JSON. A subclass names the call (``answer``) and its schema (``engine_schema``)."""
+
+    answer: Callable[[Any], Any]
+
+    def post(self, request: Request) -> HttpResponse:
+        return json_response(self.answer(self.payload(request)).to_dict())
+
+
+def engine_schema(
+    *,
+    operation_id: str,
+    summary: str,
+    description: str,
+    request: type[Serializer],
+    result: type[Serializer],
+    examples: list[OpenApiExample],
+) -> Callable[[type[EngineView]], type[EngineView]]:
+    """The OpenAPI entry of an ``EngineView``: its result on a 200, the one error body on a 400."""
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            description=description,
+            request=request,
+            responses={200: result, 400: ErrorSerializer},
+            examples=examples,
+            tags=["calculators"],
+        )
+    )
+
+
 def json_response(data: object) -> HttpResponse:
     """The result as JSON, written as DRF's JSONRenderer would (compact, UTF-8, no NaN) but without the
     per-request renderer, charset and indent lookups, which cost as much as scoring the hand."""
@@ -75,22 +110,4 @@ def example(
         request_only=not response,
         response_only=response,
         status_codes=[str(status)] if response else None,
-    )
-
-
-class ErrorSerializer(serializers.Serializer):
-    """Every 400: the field at fault and what is wrong with it, in English and Chinese."""
-
-    field = serializers.CharField(
-        help_text="The field at fault as a dotted path: concealed, melds[1].kind, rules.cap_multiplier, "
-        "events[3].winners[0].hand.concealed; body when the body itself is wrong."
-    )
-    detail = serializers.CharField(help_text="What is wrong, in English.")
-    detail_zh = serializers.CharField(help_text="What is wrong, in Chinese (中文说明).")
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="The same message keyed by field, for form libraries.",
-    )
-    event = serializers.IntegerField(
-        required=False, help_text="Settle only: the index of the event at fault in the request's events."
     )

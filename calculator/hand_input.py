@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from calculator.engine import HAND_TILES
+from calculator.engine import HAND_TILES, WinBy
 from web.notation import Meld, melds_payload, melds_text, parse_melds, rules_payload, tile_names
 
 MODES = ("win", "waits")
-WIN_BY = ("self_draw", "discard", "robbing_kong")
 FLAGS = ("after_kong", "last_tile", "tian_hu", "di_hu")
+# The engine's ways to win in the page's order: a self-draw first, the default of the form.
+WIN_BY = tuple(how.value for how in (WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.ROBBING_KONG))
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,7 @@ class HandInput:
             concealed=data.get("concealed", "").strip(),
             win_tile=data.get("win_tile", "").strip(),
             melds=parse_melds(data.get("melds", "")),
-            win_by=data.get("win_by", "self_draw").strip() or "self_draw",
+            win_by=data.get("win_by", WIN_BY[0]).strip() or WIN_BY[0],
             flags=frozenset(flag for flag in FLAGS if data.get(flag) in ("on", "true", "1")),
             void_suit=data.get("void_suit", "").strip(),
             rules=rules_payload(data),

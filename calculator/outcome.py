@@ -23,7 +23,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, score_from_payload, waits_from_payload
+from calculator.engine import (
+    PATTERN_BY_KEY,
+    EngineError,
+    Rules,
+    WinBy,
+    score_from_payload,
+    waits_from_payload,
+)
 from web.names import in_language, is_chinese
 from web.notation import ReadHand, read_hand, sorted_tiles, tile_names
 
@@ -80,7 +87,7 @@ def top_field(field: str) -> str:
 
 def self_draw_bonus(hand: HandInput) -> int:
     """What each payer adds on a self-draw (the engine's 自摸加底): the score API leaves it out."""
-    if hand.mode != "win" or hand.win_by != "self_draw":
+    if hand.mode != "win" or hand.win_by != WinBy.SELF_DRAW:
         return 0
     return Rules.from_dict(hand.rules).self_draw_bonus
 

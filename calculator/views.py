@@ -16,7 +16,7 @@ from django.http import HttpResponse, QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from calculator.engine import HAND_TILES
+from calculator.engine import HAND_TILES, WinBy
 from web.htmx import HtmxHttpRequest, page_or_fragment
 from web.language import page_language
 from web.rules_form import rules_context
@@ -35,9 +35,9 @@ from .hand_input import FLAGS, WIN_BY
 from .outcome import Outcome, work_out
 
 WIN_BY_LABELS: Mapping[str, Any] = {
-    "self_draw": _("Self-draw"),
-    "discard": _("On a discard"),
-    "robbing_kong": _("Robbing a kong"),
+    WinBy.SELF_DRAW: _("Self-draw"),
+    WinBy.DISCARD: _("On a discard"),
+    WinBy.ROBBING_KONG: _("Robbing a kong"),
 }
 
 
@@ -86,7 +86,7 @@ def calculator_page(request: HtmxHttpRequest) -> HttpResponse:
         "picker_config": picker_config_json(),
         "meld_kinds": meld_tools(),
         "win_by_choices": [(value, WIN_BY_LABELS[value]) for value in WIN_BY],
-        "win_by": hand.win_by if hand else "self_draw",
+        "win_by": hand.win_by if hand else WIN_BY[0],
         "flags": hand.flags if hand else frozenset(),
         "flag_names": FLAGS,
         "void_suit": data.get("void_suit", ""),

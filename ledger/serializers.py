@@ -10,6 +10,9 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
+from api.errors import ErrorSerializer
+from api.hand_shapes import seat_field, void_suits_field
+
 from .invite_links import invite_url, qr_svg
 from .models import (
     INVITE_ROLE_CHOICES,
@@ -186,14 +189,8 @@ class SessionSerializer(serializers.ModelSerializer):
 class RoundBodySerializer(serializers.Serializer):
     """The body of ``POST /api/v1/settle/`` without ``rules`` and ``coins`` (the session supplies both)."""
 
-    dealer = serializers.IntegerField(min_value=0, max_value=3)
-    void_suits = serializers.ListField(
-        child=serializers.ChoiceField(choices=["m", "p", "s"], allow_null=True),
-        min_length=4,
-        max_length=4,
-        required=False,
-        allow_null=True,
-    )
+    dealer = seat_field("The dealer's seat (0..3).")
+    void_suits = void_suits_field(allow_null=True)
     events = serializers.ListField(
         child=serializers.DictField(), help_text="Events as in POST /api/v1/settle/."
     )
@@ -370,14 +367,6 @@ class StatisticsSerializer(serializers.Serializer):
     players = PlayerStatisticsSerializer(many=True)
 
 
-class LedgerErrorSerializer(serializers.Serializer):
-    field = serializers.CharField()
-    detail = serializers.CharField()
-    detail_zh = serializers.CharField()
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-    event = serializers.IntegerField(required=False)
-
-
 # --- the hand in progress --------------------------------------------------------------------------------
 
 
@@ -423,14 +412,8 @@ class HandRevisionSerializer(serializers.Serializer):
 
 
 class HandSetupSerializer(serializers.Serializer):
-    dealer = serializers.IntegerField(min_value=0, max_value=3, required=False)
-    void_suits = serializers.ListField(
-        child=serializers.ChoiceField(choices=["m", "p", "s"], allow_null=True),
-        min_length=4,
-        max_length=4,
-        required=False,
-        allow_null=True,
-    )
+    dealer = seat_field("The dealer's seat (0..3).", required=False)
+    void_suits = void_suits_field(allow_null=True)
     revision = serializers.IntegerField(min_value=0)
 
 
@@ -439,5 +422,7 @@ class HandFinishedSerializer(serializers.Serializer):
     hand = HandSerializer(help_text="The next hand, with the suggested dealer.")
 
 
-class HandConflictSerializer(LedgerErrorSerializer):
+class HandConflictSerializer(ErrorSerializer):
+    """A 409 of the hand in progress: the error, with the hand as it stands now to start again from."""
+
     hand = HandSerializer(help_text="The hand as it stands now.")

@@ -129,18 +129,11 @@ def hand_parts(score: Mapping[str, Any], language: str) -> list[str]:
     return parts + [f"{in_language(extra, language)} +{extra['fan']}" for extra in score.get("extras", ())]
 
 
-def score_line(
-    score: Mapping[str, Any],
-    entry: QuickEntry | None,
-    situation: int,
-    rules: Rules,
-    names: Sequence[str],
-    language: str,
+def score_text(
+    score: Mapping[str, Any], entry: QuickEntry | None, situation: int, rules: Rules, language: str
 ) -> str:
-    """``南 清一色 3 + 1根 = 4番 ×8``: one winner's fan as reached, from the tiles or the quick picker."""
-    player = names[score["player"]]
-    if not score.get("won", True):
-        return _("%(player)s: claim not counted (截胡)") % {"player": player}
+    """``清一色 3 + 1根 = 4番 ×8``: a winner's fan as reached, from the tiles or the quick picker (or only
+    ``2番 ×2`` for a win entered by its fan through the API)."""
     if score.get("source") == "hand" and score.get("pattern"):
         parts = hand_parts(score, language)
     elif entry is not None:
@@ -149,7 +142,22 @@ def score_line(
         parts = []
     total = _("%(fan)s fan ×%(multiplier)s") % {"fan": score["fan"], "multiplier": score["multiplier"]}
     capped = " " + _("(capped)") if score.get("capped") else ""
-    return f"{player} {' + '.join(parts) + ' = ' if parts else ''}{total}{capped}"
+    return f"{' + '.join(parts) + ' = ' if parts else ''}{total}{capped}"
+
+
+def score_line(
+    score: Mapping[str, Any],
+    entry: QuickEntry | None,
+    situation: int,
+    rules: Rules,
+    names: Sequence[str],
+    language: str,
+) -> str:
+    """``南 清一色 3 + 1根 = 4番 ×8``: one winner's line of an event."""
+    player = names[score["player"]]
+    if not score.get("won", True):
+        return _("%(player)s: claim not counted (截胡)") % {"player": player}
+    return f"{player} {score_text(score, entry, situation, rules, language)}"
 
 
 def draw_lines(
