@@ -31,7 +31,7 @@ from tests.fuzz.junk import json_values, paths, put, tile_text
 from tests.settlement.engine.random_rounds import random_round
 from tests.test_api_answers_unchanged import REQUESTS
 from tests.web.test_page_and_api_agree import HANDS, ROUNDS
-from web.tiles import MESSAGES as NOTATION_MESSAGES
+from web.notation import MESSAGES as NOTATION_MESSAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ("calculator", "settlement", "ledger", "api", "web", "sczmj_site")
