@@ -1,4 +1,5 @@
-"""Every read of the ledger app. Totals and statistics are database aggregates, never loops over rows.
+"""Every read of the ledger app but a group's statistics (``ledger/statistics.py``). Totals are database
+aggregates, never loops over rows.
 
 The ``*_for`` functions scope querysets to the groups a user belongs to: fetching through them makes
 another group's objects simply absent (404), never "found, then refused".
@@ -46,11 +47,7 @@ from .models import (
     SessionInvite,
     SessionSeat,
     SessionStatus,
-    WinRecord,
 )
-
-KONG_REASONS = ("direct_kong", "added_kong", "concealed_kong", "kong_transfer", "kong_refund")
-
 
 # --- scoping ------------------------------------------------------------------------------------------
 
@@ -413,76 +410,6 @@ def fresh_hand(session: Session, *, dealer: int | None = None) -> HandInProgress
 def _suggested_dealer(round_: Round) -> int:
     suggested = (round_.result or {}).get("next_dealer")  # type: ignore[attr-defined]
     return round_.dealer if suggested is None else int(suggested)
-
-
-# --- a group ------------------------------------------------------------------------------------------
-
-
-def group_standings(group: Group) -> list[dict[str, Any]]:
-    """Every player's points across the group's sessions, best first (one aggregate query)."""
-    rows = (
-        Player.objects.filter(group=group)
-        .annotate(
-            points=Sum("entries__points"),
-            sessions=Count("entries__session", distinct=True),
-        )
-        .order_by(F("points").desc(nulls_last=True), "name")
-        .values("id", "name", "points", "sessions")
-    )
-    return [{**row, "points": row["points"] or 0} for row in rows]
-
-
-def group_statistics(group: Group) -> list[dict[str, Any]]:
-    """Per player: hands won, self-draws, deal-ins, biggest fan, net kong points and net per session.
-
-    Wins count only each round's current version (a corrected round counts as corrected; a voided one
-    not at all). Four aggregate queries, merged by player id.
-    """
-    current_wins = WinRecord.objects.filter(session__group=group, version=F("round__version"))
-    won = {
-        row["winner"]: row
-        for row in current_wins.values("winner").annotate(
-            hands_won=Count("id"), self_draws=Count("id", filter=Q(self_draw=True)), biggest_fan=Max("fan")
-        )
-    }
-    dealt_in = dict(
-        current_wins.filter(discarder__isnull=False)
-        .values("discarder")
-        .annotate(n=Count("id"))
-        .values_list("discarder", "n")
-        .order_by()
-    )
-    entries = LedgerEntry.objects.filter(session__group=group, is_house=False)
-    kongs = dict(
-        entries.filter(reason__in=KONG_REASONS)
-        .values("player")
-        .annotate(total=Sum("points"))
-        .values_list("player", "total")
-        .order_by()
-    )
-    per_session: dict[int, list[dict[str, Any]]] = {}
-    session_rows = (
-        entries.values("player", "session", "session__name")
-        .annotate(points=Sum("points"))
-        .order_by("player", "session")
-    )
-    for row in session_rows:
-        per_session.setdefault(row["player"], []).append(
-            {"session": row["session"], "name": row["session__name"], "points": row["points"]}
-        )
-    return [
-        {
-            "player": player.id,
-            "name": player.name,
-            "hands_won": won.get(player.id, {}).get("hands_won", 0),
-            "self_draws": won.get(player.id, {}).get("self_draws", 0),
-            "dealt_in": dealt_in.get(player.id, 0),
-            "biggest_fan": won.get(player.id, {}).get("biggest_fan"),
-            "kong_points": int(kongs.get(player.id) or 0),
-            "sessions": per_session.get(player.id, []),
-        }
-        for player in Player.objects.filter(group=group).order_by("id")
-    ]
 
 
 # --- the pages: home, a group ------------------------------------------------------------------------

@@ -129,6 +129,18 @@ def hand_parts(score: Mapping[str, Any], language: str) -> list[str]:
     return parts + [f"{in_language(extra, language)} +{extra['fan']}" for extra in score.get("extras", ())]
 
 
+def fan_parts(
+    score: Mapping[str, Any], entry: QuickEntry | None, situation: int, rules: Rules, language: str
+) -> list[str]:
+    """How a win's fan was reached, part by part: from its tiles, else from the quick picker's taps, else
+    (a fan typed in) nothing to say."""
+    if score.get("source") == "hand" and score.get("pattern"):
+        return hand_parts(score, language)
+    if entry is not None:
+        return quick_parts(entry, rules, situation, language)
+    return []
+
+
 def score_line(
     score: Mapping[str, Any],
     entry: QuickEntry | None,
@@ -141,12 +153,7 @@ def score_line(
     player = names[score["player"]]
     if not score.get("won", True):
         return _("%(player)s: claim not counted (截胡)") % {"player": player}
-    if score.get("source") == "hand" and score.get("pattern"):
-        parts = hand_parts(score, language)
-    elif entry is not None:
-        parts = quick_parts(entry, rules, situation, language)
-    else:
-        parts = []
+    parts = fan_parts(score, entry, situation, rules, language)
     total = _("%(fan)s fan ×%(multiplier)s") % {"fan": score["fan"], "multiplier": score["multiplier"]}
     capped = " " + _("(capped)") if score.get("capped") else ""
     return f"{player} {' + '.join(parts) + ' = ' if parts else ''}{total}{capped}"
