@@ -12,7 +12,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -194,3 +194,25 @@ def safe(data: Any) -> Any:
     if isinstance(data, list | tuple):
         return [safe(item) for item in data]
     return data
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error answer of every API, the calculators' and the ledger's, whatever its status: the field
+    at fault and what is wrong with it, in English and Chinese."""
+
+    field = serializers.CharField(
+        help_text="The field at fault as a dotted path: concealed, melds[1].kind, rules.cap_multiplier, "
+        "events[3].winners[0].hand.concealed; body when the body itself is wrong; for a refusal, what "
+        "was refused (credentials, permission, path, method...)."
+    )
+    detail = serializers.CharField(help_text="What is wrong, in English.")
+    detail_zh = serializers.CharField(help_text="What is wrong, in Chinese (中文说明).")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="The same message keyed by field, for form libraries.",
+    )
+    event = serializers.IntegerField(
+        required=False,
+        help_text="When one event of a round is at fault (settle, a round recorded or corrected): its "
+        "index in the round's events.",
+    )

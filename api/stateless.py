@@ -1,6 +1,6 @@
 """What the stateless calculator APIs of every app stand on (score, waits and rules in ``calculator``, settle
-in ``settlement``): a lean view, the JSON writer, an OpenAPI example, and the error body's schema, so that
-neither app imports the other's API.
+in ``settlement``): a lean view, the JSON writer, an OpenAPI example, so that neither app imports the other's
+API (the error body's schema is ``api.errors.ErrorSerializer``, every API's).
 """
 
 import json
@@ -8,7 +8,6 @@ from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiExample
-from rest_framework import serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -75,22 +74,4 @@ def example(
         request_only=not response,
         response_only=response,
         status_codes=[str(status)] if response else None,
-    )
-
-
-class ErrorSerializer(serializers.Serializer):
-    """Every 400: the field at fault and what is wrong with it, in English and Chinese."""
-
-    field = serializers.CharField(
-        help_text="The field at fault as a dotted path: concealed, melds[1].kind, rules.cap_multiplier, "
-        "events[3].winners[0].hand.concealed; body when the body itself is wrong."
-    )
-    detail = serializers.CharField(help_text="What is wrong, in English.")
-    detail_zh = serializers.CharField(help_text="What is wrong, in Chinese (中文说明).")
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="The same message keyed by field, for form libraries.",
-    )
-    event = serializers.IntegerField(
-        required=False, help_text="Settle only: the index of the event at fault in the request's events."
     )

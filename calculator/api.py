@@ -10,7 +10,8 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 
-from api.stateless import ErrorSerializer, StatelessView, example, json_bytes, json_response
+from api.errors import ErrorSerializer
+from api.stateless import StatelessView, example, json_bytes, json_response
 from calculator.engine import describe_rules, score_from_payload, waits_from_payload
 
 from .serializers import (

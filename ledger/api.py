@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
+from api.errors import ErrorSerializer
 from calculator.engine import EngineError, request_object
 
 from . import group_file, selectors, services, statistics, tokens
@@ -49,7 +50,6 @@ from .serializers import (
     InvitationSerializer,
     InviteCreateSerializer,
     InviteSerializer,
-    LedgerErrorSerializer,
     MemberAddSerializer,
     MemberRoleSerializer,
     MembershipSerializer,
@@ -67,14 +67,14 @@ from .serializers import (
 )
 
 ERRORS = {
-    400: OpenApiResponse(LedgerErrorSerializer, description="Invalid input: the field (or event) and why."),
-    401: OpenApiResponse(LedgerErrorSerializer, description="Not logged in."),
-    403: OpenApiResponse(LedgerErrorSerializer, description="Your role in the group does not allow this."),
-    404: OpenApiResponse(LedgerErrorSerializer, description="No such object among your groups."),
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input: the field (or event) and why."),
+    401: OpenApiResponse(ErrorSerializer, description="Not logged in."),
+    403: OpenApiResponse(ErrorSerializer, description="Your role in the group does not allow this."),
+    404: OpenApiResponse(ErrorSerializer, description="No such object among your groups."),
 }
 READ_ERRORS = {code: ERRORS[code] for code in (401, 404)}
 CONFLICTS = {
-    409: OpenApiResponse(LedgerErrorSerializer, description="The session is closed (or the round voided)."),
+    409: OpenApiResponse(ErrorSerializer, description="The session is closed (or the round voided)."),
 }
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -132,7 +132,7 @@ class TokenThrottle(AnonRateThrottle):
     rate = "20/hour"
 
 
-THROTTLED = {429: OpenApiResponse(LedgerErrorSerializer, description="Too many requests: try again later.")}
+THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Too many requests: try again later.")}
 
 
 class AccountCreateView(APIView):
@@ -662,9 +662,7 @@ class RoundListView(ListView):
             201: RoundSerializer,
             **ERRORS,
             **CONFLICTS,
-            422: OpenApiResponse(
-                LedgerErrorSerializer, description="Idempotency-Key reused for another round."
-            ),
+            422: OpenApiResponse(ErrorSerializer, description="Idempotency-Key reused for another round."),
         },
         examples=[ROUND_BODY_EXAMPLE],
     )

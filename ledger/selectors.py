@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     BigIntegerField,
     Count,
+    Exists,
     F,
     JSONField,
     Max,
@@ -29,7 +30,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from calculator.engine import rules_from
-from settlement.engine import RoundResult, settle_round, settle_up
+from settlement.engine import Reason, RoundResult, settle_round, settle_up
 
 from .models import (
     SEATS,
@@ -47,7 +48,12 @@ from .models import (
     SessionInvite,
     SessionSeat,
     SessionStatus,
+    VersionKind,
+    WinRecord,
 )
+
+WIN_REASONS = (Reason.WIN.value, Reason.SELF_DRAW_BONUS.value)  # what a winner takes for his hand
+
 
 # --- scoping ------------------------------------------------------------------------------------------
 
@@ -318,6 +324,64 @@ def _round_coins(seat: int) -> Subquery:
 
 def iter_round_net(session: Session) -> Iterator[Round]:
     return round_net(session).iterator(chunk_size=100)
+
+
+@dataclass(frozen=True, slots=True)
+class HandNet:
+    """One hand of a session as the ledger sums it: each seat's net (0 everywhere once voided)."""
+
+    number: int  # its position, 第N手
+    voided: bool
+    corrected: bool
+    nets: tuple[int, ...]
+
+
+def session_hand_nets(session: Session) -> list[HandNet]:
+    """Every hand in order with each seat's net: the ledger's sums, so a voided hand moves nothing and a
+    corrected one counts as its latest version. One query, whatever the number of hands."""
+    corrected = RoundVersion.objects.filter(round=OuterRef("pk"), kind=VersionKind.CORRECTED)
+    return [
+        HandNet(
+            row.position,
+            row.voided,
+            row.was_corrected,
+            tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
+        )
+        for row in round_net(session).annotate(was_corrected=Exists(corrected))
+    ]
+
+
+def win_points_taken() -> Subquery:
+    """The points the outer ``WinRecord``'s winner took for that win (the win and its 自摸加底), from the
+    rows its round still pays (neither a reversal nor reversed)."""
+    taken = (
+        LedgerEntry.objects.filter(
+            round=OuterRef("round"),
+            event_index=OuterRef("event_index"),
+            player=OuterRef("winner"),
+            reason__in=WIN_REASONS,
+            reverses__isnull=True,
+            reversed_by__isnull=True,
+        )
+        .order_by()
+        .values("round")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    return Subquery(taken, output_field=BigIntegerField())
+
+
+def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]:
+    """The session's biggest wins, by the points each winner took for his hand (the win and its 自摸加底),
+    largest first, each with ``points``, its round, its version (the settle result and notes that say the
+    pattern), winner and discarder. Current versions only: a corrected hand counts as corrected, a voided
+    one not at all. One query."""
+    return list(
+        WinRecord.objects.filter(session=session, version=F("round__version"), round__voided=False)
+        .annotate(points=win_points_taken())
+        .select_related("round", "round_version", "winner", "discarder")
+        .order_by(F("points").desc(nulls_last=True), "round__position", "event_index", "id")[:limit]
+    )
 
 
 def session_history(session: Session) -> list[Round]:

@@ -11,6 +11,8 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
+from api.errors import ErrorSerializer
+
 from .invite_links import invite_url, qr_svg
 from .models import (
     INVITE_ROLE_CHOICES,
@@ -361,6 +363,7 @@ class BiggestHandSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The engine's pattern key when the hand was scored from its tiles, or null.",
     )
+    points = serializers.IntegerField(source="win.points", help_text="What the winner took for it.")
     session = serializers.IntegerField(source="session_id")
     position = serializers.IntegerField(help_text="The hand's number in its session.")
 
@@ -428,14 +431,6 @@ class StatisticsSerializer(serializers.Serializer):
     )
 
 
-class LedgerErrorSerializer(serializers.Serializer):
-    field = serializers.CharField()
-    detail = serializers.CharField()
-    detail_zh = serializers.CharField()
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-    event = serializers.IntegerField(required=False)
-
-
 # --- the hand in progress --------------------------------------------------------------------------------
 
 
@@ -497,5 +492,7 @@ class HandFinishedSerializer(serializers.Serializer):
     hand = HandSerializer(help_text="The next hand, with the suggested dealer.")
 
 
-class HandConflictSerializer(LedgerErrorSerializer):
+class HandConflictSerializer(ErrorSerializer):
+    """A 409 of the hand in progress: the error, with the hand as it stands now to start again from."""
+
     hand = HandSerializer(help_text="The hand as it stands now.")

@@ -34,6 +34,7 @@ from django.db.models.functions import Coalesce
 from settlement.engine import Reason
 
 from .models import Group, LedgerEntry, Player, Round, Session, SessionSeat, WinRecord
+from .selectors import win_points_taken
 
 KONG_REASONS = (
     Reason.DIRECT_KONG,
@@ -56,30 +57,39 @@ class SessionNet:
 
 @dataclass(frozen=True, slots=True)
 class BiggestHand:
-    """A player's win with the most fan (the first of equals), with what the page needs to explain it."""
+    """A player's win with the most fan (the first of equals): its ``WinRecord``, with its round, version
+    (the settle result and notes that explain it), session, winner and discarder, and ``points`` (what he
+    took for it); and his seat in that session, where the result names him."""
 
-    session_id: int
-    session_name: str
-    position: int  # the hand's number in its session (第N手)
-    seat: int  # the winner's seat in that session
-    event: Mapping[str, Any]  # the engine's summary of the win event (how it was won, every score)
-    note: str  # how the page entered the event (the quick picker's taps), or ""
-    rules: Mapping[str, Any]  # the session's rules, by which those taps are read
+    win: WinRecord
+    seat: int
 
     @property
     def score(self) -> Mapping[str, Any]:
         """The engine's score of this winner: fan, points per payer, the pattern when scored from tiles."""
-        return next(score for score in self.event["scores"] if score["player"] == self.seat)
+        summary = next(
+            e for e in self.win.round_version.result["events"] if e["index"] == self.win.event_index
+        )
+        return next(score for score in summary["scores"] if score["player"] == self.seat)
 
     @property
     def fan(self) -> int:
-        return int(self.score["fan"])
+        return self.win.fan
 
     @property
     def pattern(self) -> str | None:
         """The engine's pattern key; None when the hand was entered by its fan."""
         pattern = self.score.get("pattern")
         return str(pattern) if pattern else None
+
+    @property
+    def session_id(self) -> int:
+        return self.win.session_id
+
+    @property
+    def position(self) -> int:
+        """The hand's number in its session (第N手)."""
+        return self.win.round.position
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,35 +265,12 @@ def _biggest_hands(group: Group) -> dict[int, BiggestHand]:
     best = _current_wins(group).filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
     best_ids = Player.objects.filter(group=group).annotate(best=Subquery(best)).values("best")
     seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
-    rows = (
+    wins = (
         WinRecord.objects.filter(pk__in=best_ids)
-        .annotate(
-            seat=Subquery(seat[:1]),
-            position=F("round__position"),
-            session_name=F("session__name"),
-            rules=F("session__rules"),
-            result=F("round_version__result"),
-            notes=F("round_version__notes"),
-        )
-        .values(
-            "winner", "session", "session_name", "position", "seat", "event_index", "rules", "result", "notes"
-        )
+        .annotate(seat=Subquery(seat[:1]), points=win_points_taken())
+        .select_related("round", "round_version", "session", "winner", "discarder")
     )
-    return {row["winner"]: _biggest_hand(row) for row in rows}
-
-
-def _biggest_hand(row: Mapping[str, Any]) -> BiggestHand:
-    index = row["event_index"]
-    notes = row["notes"] or []
-    return BiggestHand(
-        session_id=row["session"],
-        session_name=row["session_name"],
-        position=row["position"],
-        seat=row["seat"],
-        event=next(event for event in row["result"]["events"] if event["index"] == index),
-        note=(notes[index] if index < len(notes) else None) or "",
-        rules=row["rules"] or {},
-    )
+    return {win.winner_id: BiggestHand(win, win.seat) for win in wins}
 
 
 def _sessions(group: Group) -> list[dict[str, Any]]:

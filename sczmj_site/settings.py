@@ -28,18 +28,24 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+MISSING_KEY = (
+    "Set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE (a deployment), or DJANGO_DEBUG=1 "
+    "(development; the Makefile does this)."
+)
+
+
 def secret_key(debug: bool) -> str:
-    """The key from DJANGO_SECRET_KEY or the file DJANGO_SECRET_KEY_FILE names; in development a fixed one."""
+    """The key from DJANGO_SECRET_KEY or the file DJANGO_SECRET_KEY_FILE names; in development a fixed one.
+
+    A deployment without a key gets none: Django refuses whatever would sign with it, and the WSGI and
+    ASGI applications refuse to start (wsgi.py), while a command that signs nothing (``makemigrations
+    --check``, ``check``) still runs in a plain shell, as a deployment (DEBUG off).
+    """
     key = os.environ.get("DJANGO_SECRET_KEY", "")
     if not key and os.environ.get("DJANGO_SECRET_KEY_FILE"):
         key = Path(os.environ["DJANGO_SECRET_KEY_FILE"]).read_text().strip()
-    if key:
+    if key or not debug:
         return key
-    if not debug:
-        raise RuntimeError(
-            "Set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE (a deployment), or DJANGO_DEBUG=1 "
-            "(development; the Makefile does this)."
-        )
     return "sczmj-development-only-secret-key-do-not-use-in-production"
 
 

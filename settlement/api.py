@@ -5,7 +5,8 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 
-from api.stateless import ErrorSerializer, StatelessView, example, json_response
+from api.errors import ErrorSerializer
+from api.stateless import StatelessView, example, json_response
 from settlement.engine import settle_from_payload
 
 from .serializers import RoundResultSerializer, SettleRequestSerializer

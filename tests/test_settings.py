@@ -42,12 +42,21 @@ def secret_key_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_plain_shell_is_a_deployment_and_refuses_to_start_without_a_key():
+def test_a_plain_shell_is_a_deployment_with_no_key_to_sign_with():
     """No silent fallback to development mode: a `load_demo` or `collectstatic` typed into a plain shell
-    must not act on a production database as if in development."""
-    result = manage("shell", "--no-imports", "-c", SHOW)
+    must not act on a production database as if in development, and nothing can be signed with a
+    development key there."""
+    sign = "; from django.core import signing; signing.dumps(1)"
+    result = manage("shell", "--no-imports", "-c", SHOW + sign)
+    assert result.stdout.strip() == "False whitenoise.storage.CompressedManifestStaticFilesStorage"
     assert result.returncode != 0
-    assert "Set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE" in result.stderr
+    assert "The SECRET_KEY setting must not be empty" in result.stderr
+
+
+def test_a_command_that_signs_nothing_runs_in_a_plain_shell():
+    """An operator's (or a CI hook's) `makemigrations --check` needs no key."""
+    result = manage("makemigrations", "--check", "--dry-run")
+    assert (result.returncode, result.stdout.strip()) == (0, "No changes detected"), result.stderr
 
 
 @pytest.mark.parametrize(
@@ -133,4 +142,4 @@ def test_the_wsgi_application_refuses_to_start_without_a_key_or_debug():
         [sys.executable, "-c", code], cwd=ROOT, env=clean_environment(), capture_output=True, text=True
     )
     assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY" in result.stderr
+    assert "Set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE" in result.stderr

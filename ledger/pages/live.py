@@ -1,4 +1,5 @@
-"""The table, live: the running totals, the hand in progress and the hands so far, on every phone.
+"""The table, live: the running totals, the hand in progress, their chart and the hands so far, on every
+phone.
 
 ``watch_page`` draws it read-only for whoever holds a viewer link (no account needed); the board polls
 for changes (``invites.watch_poll``) every ``POLL_SECONDS`` while the page is visible.
@@ -13,6 +14,7 @@ from django.shortcuts import render
 
 from .. import selectors
 from ..models import SEATS, Session
+from .trends import running_totals, trend_chart
 
 POLL_SECONDS = 2  # a new hand shows within 3 s: the poll interval plus one answer
 
@@ -26,16 +28,8 @@ def board_context(session: Session) -> dict[str, Any]:
         {"name": seat.player_name, "points": seat.points + hand_net[seat.seat], "hand": hand_net[seat.seat]}
         for seat in totals.seats
     ]
-    rounds = [
-        {
-            "position": row.position,
-            "voided": row.voided,
-            "corrected": row.version > 1,
-            "net": [int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)],
-        }
-        for row in selectors.round_net(session)
-    ]
-    rounds.reverse()
+    hands = selectors.session_hand_nets(session)
+    names = [seat.player_name for seat in totals.seats]
     return {
         "session": session,
         "totals": totals,
@@ -43,7 +37,8 @@ def board_context(session: Session) -> dict[str, Any]:
         "hand": hand,
         "hand_notes": [note for note in hand.notes if note],
         "dealer_name": totals.seats[hand.dealer].player_name if totals.seats else "",
-        "rounds": rounds,
+        "rounds": hands[::-1],
+        "chart": trend_chart(names, running_totals(hands)) if hands else "",
         "revision": hand.revision,
         "poll_seconds": POLL_SECONDS,
     }

@@ -114,9 +114,10 @@ def _session_for(request: HtmxHttpRequest, session_id: int) -> Session:
 
 
 def _links(session: Session) -> list[tuple[str, str]]:
-    """历史 and 结算 (ledger/pages/history.py, settle.py)."""
+    """历史, 走势 and 结算 (ledger/pages/history.py, chart.py, settle.py)."""
     return [
         (reverse("session-history", args=[session.pk]), _("History")),
+        (reverse("session-chart", args=[session.pk]), _("Trends")),
         (reverse("session-settle", args=[session.pk]), _("Settle up")),
     ]
 

@@ -118,6 +118,7 @@ def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status
         "summary": summary_text(session, totals.rounds, players, payments),
         "csv_url": reverse("ledger:session-export", kwargs={"session_id": session.pk}),
         "history_url": reverse("session-history", args=[session.pk]),
+        "chart_url": reverse("session-chart", args=[session.pk]),
         "session_url": session_url(session),
         "can_close": session.is_open and role in WRITER_ROLES,
         "alert": alert,

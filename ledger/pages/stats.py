@@ -1,8 +1,9 @@
-"""统计 Statistics: a group's standings session by session and each player's record, as tables.
+"""统计 Statistics: a group's standings session by session, each player's record, their biggest hands.
 
-Every figure is ``ledger.statistics.group_statistics`` (the API's too); this page only orders and words
-them: players best first, the standings as each session's running totals, one row per figure, and each
-player's biggest hand explained as the history explains a win (``web.entry.explain.fan_parts``).
+Every figure is ``ledger.statistics.group_statistics`` (the API's too); this page only orders, words and
+draws them: players best total first; the standings as each session's running totals, a line chart
+(``web.charts``) and the same numbers as a table; one table row per figure; each player's biggest hand
+worded as a session's trends word a big hand (``trends.big_hand``).
 """
 
 from __future__ import annotations
@@ -16,18 +17,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
-from web.entry.events import notes_of, table_rules, win_situation
-from web.entry.explain import fan_parts
+from web.charts import line_chart
 from web.language import page_language
 
 from .. import selectors, statistics
 from ..statistics import BiggestHand, PlayerRecord, SessionStanding
 from .links import group_url, hand_url
+from .trends import BigHand, big_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +80,7 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class BiggestLine:
-    name: str
-    fan: str
-    how: str  # 清一色 3 + 1根, or "" for a fan typed in
+    hand: BigHand  # worded as the session's trends word a big hand
     where: str  # 第一场 · 第3手
     url: str
 
@@ -110,25 +110,28 @@ def standing_rows(
     )
 
 
-def how_it_scored(hand: BiggestHand, language: str) -> str:
-    entry = notes_of(hand.note).get(hand.seat)
-    parts = fan_parts(hand.score, entry, win_situation(hand.event), table_rules(hand.rules), language)
-    return " + ".join(parts)
+def standings_chart(sessions: Sequence[SessionStanding], players: Sequence[PlayerRecord]) -> SafeString:
+    """Each player's total as a line from 0 before the first session (x = the sessions, by name)."""
+    series = [
+        (record.name, [0, *(standing.totals[record.player_id] for standing in sessions)])
+        for record in players
+    ]
+    return line_chart(
+        series, ["", *(standing.name for standing in sessions)], title=_("Standings over the sessions")
+    )
+
+
+def biggest_line(hand: BiggestHand, language: str) -> BiggestLine:
+    win = hand.win
+    return BiggestLine(
+        big_hand(win, {win.winner_id: hand.seat}, win.session, language),
+        where=_("%(session)s · hand %(n)s") % {"session": win.session.name, "n": hand.position},
+        url=hand_url(hand.session_id, hand.position),
+    )
 
 
 def biggest_lines(players: Sequence[PlayerRecord], language: str) -> tuple[BiggestLine, ...]:
-    return tuple(
-        BiggestLine(
-            name=record.name,
-            fan=fan(record.biggest).text,
-            how=how_it_scored(record.biggest, language),
-            where=_("%(session)s · hand %(n)s")
-            % {"session": record.biggest.session_name, "n": record.biggest.position},
-            url=hand_url(record.biggest.session_id, record.biggest.position),
-        )
-        for record in players
-        if record.biggest is not None
-    )
+    return tuple(biggest_line(record.biggest, language) for record in players if record.biggest is not None)
 
 
 @login_required
@@ -142,6 +145,7 @@ def group_stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
         "group_url": group_url(group),
         "players": players,
         "standings": standing_rows(figures.sessions, players),
+        "chart": standings_chart(figures.sessions, players) if figures.sessions else "",
         "figures": [(label, [show(record) for record in players]) for label, show in FIGURES],
         "biggest": biggest_lines(players, page_language()),
     }

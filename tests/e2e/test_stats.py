@@ -22,9 +22,8 @@ def browser_context_args(browser_context_args):
 
 def tables_fit(page: Page) -> None:
     """With four players no table needs its own sideways scroll either."""
-    overflowing = page.evaluate(
-        "[...document.querySelectorAll('.statsscroll')].filter(box => box.scrollWidth > box.clientWidth).length"
-    )
+    boxes = "[...document.querySelectorAll('.statsscroll')]"
+    overflowing = page.evaluate(f"{boxes}.filter(box => box.scrollWidth > box.clientWidth).length")
     assert overflowing == 0
 
 
@@ -44,8 +43,9 @@ def test_the_demo_groups_statistics_read_on_a_phone(phone_page: Page, live_serve
     expect(standings).to_have_count(1 + len(demo.EARLIER))  # the two earlier Fridays and tonight
     expect(standings.first).to_contain_text(demo.EARLIER[0][0])
     expect(page.locator(".statstable--players")).to_contain_text("点炮")
-    expect(page.locator(".statsbig li")).to_have_count(len(demo.PLAYERS))
-    expect(page.locator(".statsbig")).to_contain_text("龙七对")  # a biggest hand scored from its tiles
+    expect(page.locator(".chartfig svg .chart-line")).to_have_count(len(demo.PLAYERS) * 2)  # lines, legend
+    expect(page.locator("#biggest .bighands li")).to_have_count(len(demo.PLAYERS))
+    expect(page.locator("#biggest")).to_contain_text("龙七对")  # a biggest hand scored from its tiles
     photograph(page, "group-stats")
     fits_the_phone(page)
     tables_fit(page)
@@ -56,3 +56,11 @@ def test_the_demo_groups_statistics_read_on_a_phone(phone_page: Page, live_serve
     photograph(page, "group-stats-en")
     fits_the_phone(page)
     tables_fit(page)
+
+    # back on the group page, its standings lead here again
+    page.get_by_role("link", name="Back to the group").click()
+    more = page.get_by_role("link", name="More statistics")
+    more.scroll_into_view_if_needed()
+    photograph(page, "group-stats-link", full_page=False)
+    more.click()
+    expect(page.locator("h1")).to_have_text(f"Statistics · {demo.GROUP}")

@@ -70,11 +70,13 @@ def test_the_biggest_hand_is_the_current_versions_most_fan_with_its_pattern(two_
     players = players_of(two_evenings)
     biggest = {name: players[name].biggest for name in NAMES}
     assert [hand.fan for hand in biggest.values()] == [1, 3, 3, 3]  # 阿美's 4 was corrected, 老张's 5 voided
-    where = [(hand.session_name, hand.position) for hand in biggest.values()]
+    where = [(hand.win.session.name, hand.position) for hand in biggest.values()]
     assert where == [("第二场", 2), ("第一场", 1), ("第一场", 3), ("第二场", 3)]
     assert [hand.pattern for hand in biggest.values()] == [None, None, None, "qing_yi_se"]
     assert biggest["老张"].seat == 1  # his seat in 第二场, where the score is found
     assert biggest["老张"].score["points"] == 4  # 3 fan x4 from each payer, before 自摸加底
+    # what each took: 小王 1 from 小李; 小李 (4 + 1) x3; 阿美 4 from 小王; 老张 (4 + 1) x3
+    assert [hand.win.points for hand in biggest.values()] == [1, 15, 4, 15]
 
 
 def test_kong_money_is_the_net_of_every_kong_row(two_evenings):
@@ -287,7 +289,7 @@ def test_the_api_answers_the_statistics_of_the_selector(api, two_evenings):
         "chajiao": 0,
         "net": 30,
         "average_net": 15.0,
-        "biggest_hand": {"fan": 3, "pattern": "qing_yi_se", "session": second, "position": 3},
+        "biggest_hand": {"fan": 3, "pattern": "qing_yi_se", "points": 15, "session": second, "position": 3},
     }
     assert (players["小王"]["huazhu"], players["小李"]["chajiao"], players["小王"]["average_net"]) == (
         1,

@@ -129,16 +129,20 @@ def hand_parts(score: Mapping[str, Any], language: str) -> list[str]:
     return parts + [f"{in_language(extra, language)} +{extra['fan']}" for extra in score.get("extras", ())]
 
 
-def fan_parts(
+def score_text(
     score: Mapping[str, Any], entry: QuickEntry | None, situation: int, rules: Rules, language: str
-) -> list[str]:
-    """How a win's fan was reached, part by part: from its tiles, else from the quick picker's taps, else
-    (a fan typed in) nothing to say."""
+) -> str:
+    """``清一色 3 + 1根 = 4番 ×8``: a winner's fan as reached, from the tiles or the quick picker (or only
+    ``2番 ×2`` for a win entered by its fan through the API)."""
     if score.get("source") == "hand" and score.get("pattern"):
-        return hand_parts(score, language)
-    if entry is not None:
-        return quick_parts(entry, rules, situation, language)
-    return []
+        parts = hand_parts(score, language)
+    elif entry is not None:
+        parts = quick_parts(entry, rules, situation, language)
+    else:
+        parts = []
+    total = _("%(fan)s fan ×%(multiplier)s") % {"fan": score["fan"], "multiplier": score["multiplier"]}
+    capped = " " + _("(capped)") if score.get("capped") else ""
+    return f"{' + '.join(parts) + ' = ' if parts else ''}{total}{capped}"
 
 
 def score_line(
@@ -149,14 +153,11 @@ def score_line(
     names: Sequence[str],
     language: str,
 ) -> str:
-    """``南 清一色 3 + 1根 = 4番 ×8``: one winner's fan as reached, from the tiles or the quick picker."""
+    """``南 清一色 3 + 1根 = 4番 ×8``: one winner's line of an event."""
     player = names[score["player"]]
     if not score.get("won", True):
         return _("%(player)s: claim not counted (截胡)") % {"player": player}
-    parts = fan_parts(score, entry, situation, rules, language)
-    total = _("%(fan)s fan ×%(multiplier)s") % {"fan": score["fan"], "multiplier": score["multiplier"]}
-    capped = " " + _("(capped)") if score.get("capped") else ""
-    return f"{player} {' + '.join(parts) + ' = ' if parts else ''}{total}{capped}"
+    return f"{player} {score_text(score, entry, situation, rules, language)}"
 
 
 def draw_lines(

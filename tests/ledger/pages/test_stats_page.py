@@ -52,8 +52,10 @@ def test_the_standings_and_every_figure_in_chinese(client, two_evenings):
     ):
         assert row in record, row
     biggest = text[text.index("各人最大的一手") :]
-    assert "老张 3番 清一色 3 第二场 · 第3手" in biggest  # scored from its tiles: the pattern is known
-    assert "小李 3番 第一场 · 第1手" in biggest  # entered by its fan: nothing more to say
+    # as a session's trends word a big hand: who, how won, what he took, where, how it scored
+    assert "老张 · 自摸 +15 第二场 · 第3手 · 清一色 3 = 3番 ×4" in biggest  # scored from its tiles
+    assert "阿美 · 小王点炮 +4 第一场 · 第3手 · 3番 ×4" in biggest  # entered by its fan (as corrected)
+    assert "小王 · 小李点炮 +1 第二场 · 第2手 · 1番 ×1" in biggest
 
 
 def test_the_page_in_english(client, two_evenings):
@@ -66,7 +68,7 @@ def test_the_page_in_english(client, two_evenings):
     assert "Deal-ins (点炮) 0 3 0 2" in text
     assert "Kong money (刮风下雨) +1 0 0 −1" in text
     assert "Biggest hand 3 fan 3 fan 3 fan 1 fan" in text
-    assert "老张 3 fan Full flush 3 第二场 · hand 3" in text
+    assert "老张 · self-draw +15 第二场 · hand 3 · Full flush 3 = 3 fan ×4" in text
 
 
 def test_the_biggest_hand_links_to_it_in_the_history(client, two_evenings):
@@ -85,7 +87,7 @@ def test_a_hand_entered_by_the_quick_picker_is_explained_by_its_taps(owner, clie
             actor=owner, session=session, event=win, revision=revision, note=note if seat == 1 else None
         )
     text = visible_text(client.get(stats_url(group)))
-    assert "小李 4番 清一色 3 + 1根 第一场 · 第1手" in text
+    assert "小李 · 自摸 +27 第一场 · 第1手 · 清一色 3 + 1根 = 4番 ×8" in text
 
 
 def test_a_player_who_sat_out_a_session_says_so(owner, client, two_evenings):

@@ -1,0 +1,91 @@
+"""A session's trends in words and lines: the running totals hand by hand, their chart, the biggest hands.
+
+The numbers are the ledger's: ``selectors.session_hand_nets`` (each hand's net per seat, summed in the
+database: a voided hand moves nothing, a corrected one counts as its latest version) and
+``selectors.session_biggest_wins`` (the points each winner took, from the ledger's rows). This module only
+adds them up hand after hand, words them and draws them (``web.charts``), for the chart page
+(``chart.py``) and the live board of a viewer link (``live.py``). No URLs here, so either imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from web.charts import line_chart
+from web.entry.events import notes_of, table_rules, win_situation
+from web.entry.explain import score_text
+
+from .. import selectors
+from ..models import Session, WinRecord
+
+
+@dataclass(frozen=True, slots=True)
+class HandTotals:
+    """A row of the table: a hand and each seat's running total once it was played."""
+
+    number: int
+    voided: bool
+    corrected: bool
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BigHand:
+    number: int
+    winner: str
+    how: str  # 自摸, 老张点炮, 抢老张的杠
+    score: str  # 清一色 3 + 1根 = 4番 ×8
+    points: int
+
+
+def running_totals(hands: Sequence[selectors.HandNet]) -> list[HandTotals]:
+    """Each hand with the totals after it: the nets added up in order."""
+    sums = accumulate((hand.nets for hand in hands), _added)
+    return [
+        HandTotals(hand.number, hand.voided, hand.corrected, totals)
+        for hand, totals in zip(hands, sums, strict=True)
+    ]
+
+
+def _added(total: tuple[int, ...], nets: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(before + net for before, net in zip(total, nets, strict=True))
+
+
+def trend_chart(names: Sequence[str], rows: Sequence[HandTotals]) -> SafeString:
+    """The running totals as lines from 0 before the first hand (x = 第N手)."""
+    series = [(name, [0, *(row.totals[seat] for row in rows)]) for seat, name in enumerate(names)]
+    return line_chart(
+        series,
+        ["0", *(str(row.number) for row in rows)],
+        title=_("Running totals, hand by hand"),
+    )
+
+
+def how_won(win: WinRecord, summary: dict[str, object]) -> str:
+    if win.discarder is None:
+        return _("self-draw")
+    if summary.get("robbing_kong"):
+        return _("robbed %(name)s's kong") % {"name": win.discarder.name}
+    return _("%(name)s dealt in") % {"name": win.discarder.name}
+
+
+def big_hand(win: WinRecord, seats: dict[int, int], session: Session, language: str) -> BigHand:
+    """One win in words: the version's settle result says how it scored, its note what the picker tapped."""
+    version = win.round_version
+    summary = next(event for event in version.result["events"] if event["index"] == win.event_index)
+    seat = seats[win.winner_id]
+    score = next(score for score in summary["scores"] if score["player"] == seat)
+    notes = version.notes or []
+    entry = notes_of(notes[win.event_index] or "" if win.event_index < len(notes) else "").get(seat)
+    return BigHand(
+        number=win.round.position,
+        winner=win.winner.name,
+        how=how_won(win, summary),
+        score=score_text(score, entry, win_situation(summary), table_rules(session.rules), language),
+        points=int(win.points or 0),
+    )

@@ -1,0 +1,229 @@
+"""走势: each player's running total hand by hand (a chart and the same numbers as a table) and the biggest
+hands, from the ledger's sums: voided hands move nothing, corrected ones count as corrected; Chinese and
+English; an empty session; the links to it; a bounded number of queries."""
+
+import json
+import xml.etree.ElementTree as ET
+from itertools import accumulate
+
+import pytest
+from django.urls import reverse
+
+from ledger import selectors, services
+from ledger.models import Role
+from tests.ledger.conftest import (
+    DIRECT_KONG,
+    DRAW_WITH_PIG,
+    KONG_THEN_GANG_SHANG_PAO,
+    SELF_DRAW_B,
+    make_table,
+    make_user,
+    member_join,
+)
+from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
+
+SVG = "{http://www.w3.org/2000/svg}"
+FULL_FLUSH_TILES = {  # 小李 self-draws 清一色 from tiles: 3 fan, 4 points from each
+    "dealer": 0,
+    "events": [
+        {
+            "type": "win",
+            "from": None,
+            "winners": [{"player": 1, "hand": {"concealed": "11s333s222s456s99s", "win_tile": "9s"}}],
+        }
+    ],
+}
+ROBBED = {  # 老张 robs 阿美's added kong: 对对胡 2 + 抢杠胡 1 = 3 fan, 4 points from 阿美
+    "dealer": 0,
+    "events": [{"type": "win", "from": 2, "robbing_kong": True, "winners": [{"player": 3, "fan": 3}]}],
+}
+
+
+@pytest.fixture
+def client(owner):
+    return logged_in(owner)
+
+
+def chart(client, session, headers=None):
+    return client.get(reverse("session-chart", args=[session.pk]), **(headers or {}))
+
+
+def record(owner, session, *bodies):
+    return [services.round_record(actor=owner, session=session, body=body)[0] for body in bodies]
+
+
+def expected_rows(session):
+    """The running totals straight from the ledger: each round's net summed in the database, added up."""
+    nets = [
+        tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(4))
+        for row in selectors.round_net(session)
+    ]
+    return list(accumulate(nets, lambda total, net: tuple(map(sum, zip(total, net, strict=True)))))
+
+
+def table_rows(page):
+    return [row.totals for row in page.context["rows"]]
+
+
+def signed(points):
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+def test_the_table_is_the_ledgers_running_totals_ending_at_the_session_totals(client, owner, session):
+    record(owner, session, SELF_DRAW_B, DRAW_WITH_PIG, KONG_THEN_GANG_SHANG_PAO)
+    page = chart(client, session)
+    assert page.status_code == 200
+    rows = table_rows(page)
+    assert rows == expected_rows(session) == [(-5, 15, -5, -5), (-53, 32, 15, 6), (-54, 30, 19, 5)]
+    assert rows[-1] == tuple(seat.points for seat in selectors.session_totals(session).seats)
+    text = visible_text(page)
+    for number, totals in enumerate(rows, start=1):
+        assert f"{number} {' '.join(signed(points) for points in totals)}" in text
+
+
+def test_the_chart_draws_one_line_per_player_from_zero(client, owner, session):
+    record(owner, session, SELF_DRAW_B, DRAW_WITH_PIG)
+    svg = ET.fromstring(str(chart(client, session).context["chart"]))
+    assert svg.get("role") == "img" and svg.get("aria-label") == "每手累计走势"
+    lines = list(svg.iter(f"{SVG}polyline"))
+    assert len(lines) == 4 and all(len(line.get("points").split()) == 3 for line in lines)  # 0, 1, 2
+    ends = ["".join(node.itertext()) for node in svg.iter(f"{SVG}text") if "chart-end" in node.get("class")]
+    assert ends == ["−53", "+32", "+15", "+6"]
+    legend = [
+        "".join(node.itertext()) for node in svg.iter(f"{SVG}text") if node.get("class") == "chart-legend"
+    ]
+    assert legend == ["小王", "小李", "阿美", "老张"]
+
+
+def test_a_voided_hand_moves_nothing_and_a_corrected_one_counts_as_corrected(client, owner, session):
+    first, second, _third = record(owner, session, SELF_DRAW_B, DRAW_WITH_PIG, DIRECT_KONG)
+    services.round_void(actor=owner, round_=second)
+    services.round_correct(actor=owner, round_=first, body=KONG_THEN_GANG_SHANG_PAO)
+    page = chart(client, session)
+    rows = page.context["rows"]
+    assert [(row.number, row.voided, row.corrected) for row in rows] == [
+        (1, False, True),
+        (2, True, False),
+        (3, False, False),
+    ]
+    assert table_rows(page) == expected_rows(session) == [(-1, -2, 4, -1), (-1, -2, 4, -1), (-1, -4, 6, -1)]
+    text = visible_text(page)
+    assert "1 改过 −1 −2 +4 −1" in text and "2 作废 −1 −2 +4 −1" in text
+    # the corrected hand's win only (its points, not the kong money handed over with it: 呼叫转移), and
+    # nothing of the voided hand
+    assert [(hand.number, hand.winner, hand.points) for hand in page.context["big_hands"]] == [(1, "阿美", 2)]
+
+
+def test_the_biggest_hands_are_the_top_five_by_points_won(client, owner, session):
+    bodies = [
+        {"dealer": 0, "events": [{"type": "win", "from": 2, "winners": [{"player": 0, "fan": fan}]}]}
+        for fan in (1, 2, 3, 4)
+    ]
+    record(owner, session, SELF_DRAW_B, *bodies, FULL_FLUSH_TILES, ROBBED)
+    hands = chart(client, session).context["big_hands"]
+    assert [(hand.number, hand.winner, hand.points) for hand in hands] == [
+        (1, "小李", 15),  # 3 fan self-drawn: 4 + 1 from each of three
+        (6, "小李", 15),
+        (5, "小王", 8),
+        (4, "小王", 4),
+        (7, "老张", 4),
+    ]
+    assert [hand.how for hand in hands] == ["自摸", "自摸", "阿美点炮", "阿美点炮", "抢阿美的杠"]
+    assert hands[1].score == "清一色 3 = 3番 ×4"  # scored from its tiles
+    assert hands[2].score == "4番 ×8"  # entered by its fan
+
+
+def test_a_robbed_kong_and_the_quick_pickers_pattern_are_said(client, owner, session):
+    (robbed,) = record(owner, session, ROBBED)
+    note = json.dumps({"3": {"pattern": "dui_dui_hu", "gen": 0}})
+    services.round_correct(actor=owner, round_=robbed, body=ROBBED, notes=[note])
+    (hand,) = chart(client, session).context["big_hands"]
+    assert hand.how == "抢阿美的杠"
+    assert hand.score == "对对胡 2 + 抢杠胡 +1 = 3番 ×4"
+    english = chart(client, session, ENGLISH).context["big_hands"][0]
+    assert english.how == "robbed 阿美's kong" and english.score.endswith("fan ×4")
+
+
+def test_the_page_reads_in_chinese_by_default_and_in_english(client, owner, session):
+    record(owner, session, SELF_DRAW_B, KONG_THEN_GANG_SHANG_PAO)
+    text = visible_text(chart(client, session))
+    for words in (
+        "走势 · 第一场",
+        "每手累计走势",
+        "最大的几手",
+        "每手之后的累计",
+        "小李 · 自摸 +15",
+        "第 1 手",
+        "小李点炮",
+    ):
+        assert words in text
+    english = visible_text(chart(client, session, ENGLISH))
+    for words in (
+        "Trends · 第一场",
+        "Running totals, hand by hand",
+        "The biggest hands",
+        "Totals after each hand",
+    ):
+        assert words in english
+    assert "小李 · self-draw +15" in english and "小李 dealt in" in english and "Hand 1" in english
+
+
+def test_a_session_with_no_hands_says_so_plainly(client, session):
+    page = chart(client, session)
+    assert page.status_code == 200
+    assert "还没有记录任何一手：打完第一手，这里就会画出走势。" in visible_text(page)
+    assert b"<svg" not in page.content and b"<table" not in page.content
+    english = visible_text(chart(client, session, ENGLISH))
+    assert "No hand has been recorded yet: the trends appear after the first one." in english
+
+
+def test_hands_with_no_win_have_no_biggest_hand(client, owner, session):
+    record(owner, session, DRAW_WITH_PIG)
+    assert "还没有人胡过。" in visible_text(chart(client, session))
+
+
+def test_player_names_are_escaped_in_the_chart_and_the_table(client, owner):
+    group = services.group_create(actor=owner, name="g")
+    names = ['<b>"x"</b>', "b", "c", "d"]
+    players = [services.player_add(actor=owner, group=group, name=name) for name in names]
+    session = services.session_start(
+        actor=owner, group=group, name="s", player_ids=[player.pk for player in players]
+    )
+    record(owner, session, SELF_DRAW_B)
+    html = chart(client, session).content.decode()
+    assert "<b>" not in html and "&lt;b&gt;" in html
+
+
+def test_the_session_page_and_the_settle_up_page_link_to_it(client, session):
+    url = reverse("session-chart", args=[session.pk])
+    for page in ("session-page", "session-settle"):
+        assert f'href="{url}"' in client.get(reverse(page, args=[session.pk])).content.decode()
+
+
+def test_a_viewer_sees_it_another_group_gets_a_404_and_a_stranger_logs_in(owner, session):
+    viewer = make_user("viewer")
+    member_join(actor=owner, group=session.group, username="viewer", role=Role.VIEWER)
+    assert chart(logged_in(viewer), session).status_code == 200
+    _group, theirs = make_table(make_user("other"), group_name="别人的")
+    assert chart(logged_in(owner), theirs).status_code == 404
+    anonymous = chart(logged_in(owner).__class__(), session)
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+
+
+def test_the_viewer_links_live_board_draws_the_chart_too(client, owner, session):
+    record(owner, session, SELF_DRAW_B, DRAW_WITH_PIG)
+    link = services.invite_create(actor=owner, session=session, role="viewer")
+    board = client.get(f"/join/{link.token}/").content.decode()
+    assert 'class="chart"' in board and 'aria-label="每手累计走势"' in board
+
+
+@pytest.mark.parametrize("hands", [2, 12])
+def test_the_queries_do_not_grow_with_the_hands(client, owner, django_assert_num_queries, hands):
+    _group, session = make_table(
+        owner, group_name=f"g{hands}", coins={"room_coefficient": 1, "starting_balances": [1000] * 4}
+    )
+    record(owner, session, *[SELF_DRAW_B, KONG_THEN_GANG_SHANG_PAO] * (hands // 2))
+    # the Django session and the user, the session with its seats and players, the nets, the biggest wins
+    with django_assert_num_queries(7):
+        page = chart(client, session)
+    assert len(page.context["rows"]) == hands
