@@ -1,6 +1,7 @@
-"""The shapes of hands and rules that both calculator APIs describe (score and waits in ``calculator``,
-settle in ``settlement``), for the OpenAPI schema only: tiles, melds, a seat, a suit, and the rules object
-built from the engine's options table, so neither app imports the other's serializers.
+"""The shapes of hands and rules that the calculator APIs describe (score and waits in ``calculator``,
+settle in ``settlement``) and the ledger's round bodies check: tiles, melds, a seat, the void suits, and
+the rules object built from the engine's options table, so no app imports another's serializers and every
+closed set is the engine's.
 """
 
 from typing import Any
@@ -9,8 +10,20 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from calculator.engine import OPTIONS, PATTERN_BY_KEY, SUITS, MeldKind, Option, Preset
+from settlement.engine import SEATS
 
-__all__ = ["SEAT_HELP", "SUITS", "SUIT_HELP", "MeldSerializer", "RulesSerializer", "TilesField"]
+__all__ = [
+    "SEAT_HELP",
+    "SUITS",
+    "SUIT_HELP",
+    "MeldSerializer",
+    "RulesSerializer",
+    "TilesField",
+    "rules_field",
+    "seat_field",
+    "void_suit_field",
+    "void_suits_field",
+]
 
 TILES_SCHEMA = {
     "oneOf": [
@@ -20,6 +33,22 @@ TILES_SCHEMA = {
 }
 SUIT_HELP = "m 万 (characters), p 筒 (dots) or s 条 (bamboo)"
 SEAT_HELP = "A seat, 0 to 3 in play order."
+
+
+def seat_field(help_text: str = SEAT_HELP, **kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=SEATS[0], max_value=SEATS[-1], help_text=help_text, **kwargs)
+
+
+def void_suit_field(**kwargs: Any) -> serializers.ChoiceField:
+    """A declared void suit (定缺): one of the engine's suits, or null."""
+    return serializers.ChoiceField(choices=list(SUITS), allow_null=True, **kwargs)
+
+
+def void_suits_field(**kwargs: Any) -> serializers.ListField:
+    """A round's void suits: one per seat, in seat order."""
+    return serializers.ListField(
+        child=void_suit_field(), min_length=len(SEATS), max_length=len(SEATS), required=False, **kwargs
+    )
 
 
 @extend_schema_field(TILES_SCHEMA)
@@ -78,3 +107,8 @@ RulesSerializer = type(
         **{option.key: _option_field(option) for option in OPTIONS},
     },
 )
+
+
+def rules_field() -> serializers.Serializer:
+    """A request's ``rules``: optional, the chengdu preset when left out."""
+    return RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')

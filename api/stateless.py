@@ -1,19 +1,22 @@
 """What the stateless calculator APIs of every app stand on (score, waits and rules in ``calculator``, settle
-in ``settlement``): a lean view, the JSON writer, an OpenAPI example, so that neither app imports the other's
-API (the error body's schema is ``api.errors.ErrorSerializer``, every API's).
+in ``settlement``): a lean view, the engine view (a body in, one engine call, its result out) with its
+schema, the JSON writer and an OpenAPI example, so that neither app imports the other's API.
 """
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiExample
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
+from .errors import ErrorSerializer
 from .parsers import SiteJSONParser, read_json
 
 
@@ -52,6 +55,39 @@ class StatelessView(APIView):
         if not body:
             return {}  # as DRF does: an empty body is an empty object, so the missing field is named
         return read_json(body)
+
+
+class EngineView(StatelessView):
+    """A POST whose whole work is one engine call: the body to the engine's ``*_from_payload``, its result
+    back as JSON. A subclass names the call (``answer``) and its schema (``engine_schema``)."""
+
+    answer: Callable[[Any], Any]
+
+    def post(self, request: Request) -> HttpResponse:
+        return json_response(self.answer(self.payload(request)).to_dict())
+
+
+def engine_schema(
+    *,
+    operation_id: str,
+    summary: str,
+    description: str,
+    request: type[Serializer],
+    result: type[Serializer],
+    examples: list[OpenApiExample],
+) -> Callable[[type[EngineView]], type[EngineView]]:
+    """The OpenAPI entry of an ``EngineView``: its result on a 200, the one error body on a 400."""
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            description=description,
+            request=request,
+            responses={200: result, 400: ErrorSerializer},
+            examples=examples,
+            tags=["calculators"],
+        )
+    )
 
 
 def json_response(data: object) -> HttpResponse:

@@ -10,8 +10,7 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 
-from api.errors import ErrorSerializer
-from api.stateless import StatelessView, example, json_bytes, json_response
+from api.stateless import EngineView, StatelessView, engine_schema, example, json_bytes
 from calculator.engine import describe_rules, score_from_payload, waits_from_payload
 
 from .serializers import (
@@ -228,34 +227,30 @@ WAITS_EXAMPLES = [
 ]
 
 
-class ScoreView(StatelessView):
-    @extend_schema(
-        operation_id="score_hand",
-        summary="The fan of one winning hand",
-        description="Scores a hand by RULES.md section 3. Valid tiles that do not win give 200 with win "
-        "false and a reason; malformed input gives 400 naming the field.",
-        request=ScoreRequestSerializer,
-        responses={200: ScoreResultSerializer, 400: ErrorSerializer},
-        examples=SCORE_EXAMPLES,
-        tags=["calculators"],
-    )
-    def post(self, request: Request) -> HttpResponse:
-        return json_response(score_from_payload(self.payload(request)).to_dict())
+@engine_schema(
+    operation_id="score_hand",
+    summary="The fan of one winning hand",
+    description="Scores a hand by RULES.md section 3. Valid tiles that do not win give 200 with win "
+    "false and a reason; malformed input gives 400 naming the field.",
+    request=ScoreRequestSerializer,
+    result=ScoreResultSerializer,
+    examples=SCORE_EXAMPLES,
+)
+class ScoreView(EngineView):
+    answer = staticmethod(score_from_payload)
 
 
-class WaitsView(StatelessView):
-    @extend_schema(
-        operation_id="find_waits",
-        summary="Is a position ready, on what, and for how much",
-        description="Every live wait with its best-case fan for 查大叫 (RULES.md 3.4). With one tile too "
-        "many, the discards that leave a ready hand are listed and best is the best over them.",
-        request=WaitsRequestSerializer,
-        responses={200: WaitsResultSerializer, 400: ErrorSerializer},
-        examples=WAITS_EXAMPLES,
-        tags=["calculators"],
-    )
-    def post(self, request: Request) -> HttpResponse:
-        return json_response(waits_from_payload(self.payload(request)).to_dict())
+@engine_schema(
+    operation_id="find_waits",
+    summary="Is a position ready, on what, and for how much",
+    description="Every live wait with its best-case fan for 查大叫 (RULES.md 3.4). With one tile too "
+    "many, the discards that leave a ready hand are listed and best is the best over them.",
+    request=WaitsRequestSerializer,
+    result=WaitsResultSerializer,
+    examples=WAITS_EXAMPLES,
+)
+class WaitsView(EngineView):
+    answer = staticmethod(waits_from_payload)
 
 
 class RulesView(StatelessView):

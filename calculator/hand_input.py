@@ -14,17 +14,19 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from calculator.engine import WinBy
 from web.rules_form import rules_payload
 from web.tiles import HAND_TILES, Meld, melds_payload, melds_text, parse_melds, tile_names
 
 MODES = ("win", "waits")
-WIN_BY = ("self_draw", "discard", "robbing_kong")
 FLAGS = ("after_kong", "last_tile", "tian_hu", "di_hu")
+# The engine's ways to win in the page's order: a self-draw first, the default of the form.
 WIN_BY_LABELS: Mapping[str, Any] = {
-    "self_draw": _("Self-draw"),
-    "discard": _("On a discard"),
-    "robbing_kong": _("Robbing a kong"),
+    WinBy.SELF_DRAW: _("Self-draw"),
+    WinBy.DISCARD: _("On a discard"),
+    WinBy.ROBBING_KONG: _("Robbing a kong"),
 }
+WIN_BY = tuple(how.value for how in WIN_BY_LABELS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,7 @@ class HandInput:
             concealed=data.get("concealed", "").strip(),
             win_tile=data.get("win_tile", "").strip(),
             melds=parse_melds(data.get("melds", "")),
-            win_by=data.get("win_by", "self_draw").strip() or "self_draw",
+            win_by=data.get("win_by", WIN_BY[0]).strip() or WIN_BY[0],
             flags=frozenset(flag for flag in FLAGS if data.get(flag) in ("on", "true", "1")),
             void_suit=data.get("void_suit", "").strip(),
             rules=rules_payload(data),

@@ -7,8 +7,22 @@ request and response bodies of API.md, field by field, so ``/api/docs/`` explain
 
 from rest_framework import serializers
 
-from api.hand_shapes import SUIT_HELP, SUITS, MeldSerializer, RulesSerializer, TilesField
-from calculator.engine import PATTERN_BY_KEY
+from api.hand_shapes import (
+    SUIT_HELP,
+    MeldSerializer,
+    RulesSerializer,
+    TilesField,
+    rules_field,
+    void_suit_field,
+)
+from calculator.engine import PATTERN_BY_KEY, WinBy
+
+
+def _void_suit() -> serializers.ChoiceField:
+    """Score's and waits' ``void_suit``: one for the hand, null when none was declared."""
+    return void_suit_field(
+        required=False, default=None, help_text=f"The declared void suit (定缺): {SUIT_HELP}, or null."
+    )
 
 
 class ScoreRequestSerializer(serializers.Serializer):
@@ -18,9 +32,9 @@ class ScoreRequestSerializer(serializers.Serializer):
     melds = MeldSerializer(many=True, required=False, help_text="Shown melds (default none).")
     win_tile = serializers.CharField(help_text='The winning tile, e.g. "9s". Required.')
     win_by = serializers.ChoiceField(
-        choices=["discard", "self_draw", "robbing_kong"],
+        choices=[how.value for how in WinBy],
         required=False,
-        default="discard",
+        default=WinBy.DISCARD.value,
         help_text="How the hand won: discard (点炮), self_draw (自摸) or robbing_kong (抢杠胡).",
     )
     after_kong = serializers.BooleanField(
@@ -37,14 +51,8 @@ class ScoreRequestSerializer(serializers.Serializer):
     di_hu = serializers.BooleanField(
         required=False, default=False, help_text="地胡: a non-dealer wins in the first go-around."
     )
-    void_suit = serializers.ChoiceField(
-        choices=list(SUITS),
-        allow_null=True,
-        required=False,
-        default=None,
-        help_text=f"The declared void suit (定缺): {SUIT_HELP}, or null.",
-    )
-    rules = RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')
+    void_suit = _void_suit()
+    rules = rules_field()
 
 
 class PatternSerializer(serializers.Serializer):
@@ -100,14 +108,8 @@ class WaitsRequestSerializer(serializers.Serializer):
         "Required."
     )
     melds = MeldSerializer(many=True, required=False, help_text="Shown melds (default none).")
-    void_suit = serializers.ChoiceField(
-        choices=list(SUITS),
-        allow_null=True,
-        required=False,
-        default=None,
-        help_text=f"The declared void suit (定缺): {SUIT_HELP}, or null.",
-    )
-    rules = RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')
+    void_suit = _void_suit()
+    rules = rules_field()
 
 
 class WaitSerializer(serializers.Serializer):

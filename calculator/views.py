@@ -21,6 +21,7 @@ from calculator.engine import (
     PATTERN_BY_KEY,
     EngineError,
     Rules,
+    WinBy,
     score_from_payload,
     waits_from_payload,
 )
@@ -63,7 +64,7 @@ def the_hand_view(hand: HandInput) -> HandView:
 
 def self_draw_bonus(hand: HandInput) -> int:
     """What each payer adds on a self-draw (the engine's 自摸加底): the score API leaves it out."""
-    if hand.mode != "win" or hand.win_by != "self_draw":
+    if hand.mode != "win" or hand.win_by != WinBy.SELF_DRAW:
         return 0
     return Rules.from_dict(hand.rules).self_draw_bonus
 
@@ -158,7 +159,7 @@ def calculator_page(request: HtmxHttpRequest) -> HttpResponse:
         "picker_config": picker_config_json(),
         "meld_kinds": meld_tools(),
         "win_by_choices": [(value, WIN_BY_LABELS[value]) for value in WIN_BY],
-        "win_by": hand.win_by if hand else "self_draw",
+        "win_by": hand.win_by if hand else WIN_BY[0],
         "flags": hand.flags if hand else frozenset(),
         "flag_names": FLAGS,
         "void_suit": data.get("void_suit", ""),

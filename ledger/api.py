@@ -31,7 +31,7 @@ from calculator.engine import EngineError, request_object
 
 from . import group_file, selectors, services, statistics, tokens
 from .errors import HandConflict
-from .models import WRITER_ROLES, LedgerEntry, Membership, RoundVersion, Session
+from .models import MAX_KEY_LENGTH, WRITER_ROLES, LedgerEntry, Membership, RoundVersion, Session
 from .serializers import (
     ROUND_BODY_EXAMPLE,
     AccountCreateSerializer,
@@ -85,7 +85,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "stored, with header Idempotent-Replayed: true; the same key with a different body is a 422."
     ),
 )
-MAX_KEY_LENGTH = 255
 
 
 class Pagination(LimitOffsetPagination):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -36,11 +37,20 @@ from django.utils.dateparse import parse_datetime
 from calculator.engine import EngineError
 
 from . import selectors, services
-from .models import Group, Player, Round, RoundVersion, Session, SessionStatus, VersionKind
+from .models import (
+    MAX_KEY_LENGTH,
+    WRITER_NAME_LENGTH,
+    Group,
+    Player,
+    Round,
+    RoundVersion,
+    Session,
+    SessionStatus,
+    VersionKind,
+)
 
 FORMAT = "sczmj-group"
 VERSION = 1
-MAX_KEY_LENGTH = 255  # Round.idempotency_key's column
 FIGURE_ZH = {"net": "净分", "house": "房间", "coins": "游戏币"}
 
 
@@ -255,9 +265,9 @@ def _import_session(
         _object(row, f"{at}.rounds[{index}]")
         for index, row in enumerate(_list(data.get("rounds"), f"{at}.rounds"))
     ]
-    stored = _replay(actor, session, rounds, at)
-    _compare(session, stored, rounds, data, at)
-    _restore_who_and_when(actor, session, stored, rounds, data, at)
+    replayed = _Replayed(session, data, rounds, _replay(actor, session, rounds, at), at)
+    _compare(replayed)
+    _restore_who_and_when(actor, replayed)
 
 
 def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, int, int, Mapping[str, Any]]]:
@@ -336,7 +346,7 @@ STEPS = {VersionKind.RECORDED: _record, VersionKind.CORRECTED: _correct, Version
 
 
 def _idempotency_key(value: object, field: str) -> str | None:
-    """The round's key as the API took it (a header of 1 to 255 printable characters), or none."""
+    """The round's key as the API took it (a header of 1 to MAX_KEY_LENGTH printable characters), or none."""
     if value is None:
         return None
     if not isinstance(value, str) or not 0 < len(value) <= MAX_KEY_LENGTH or not value.isprintable():
@@ -348,32 +358,45 @@ def _idempotency_key(value: object, field: str) -> str | None:
     return value
 
 
-def _compare(
-    session: Session,
-    stored: Sequence[Round],
-    rounds: Sequence[Mapping[str, Any]],
-    data: Mapping[str, Any],
-    at: str,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class _Replayed:
+    """One session of the file and what its replay stored: what the steps after the replay compare and
+    put back."""
+
+    session: Session
+    data: Mapping[str, Any]  # the file's session
+    rounds: Sequence[Mapping[str, Any]]  # its rounds, each checked to be an object
+    stored: Sequence[Round]  # the rounds the replay wrote, in position order
+    at: str  # where the session is in the file: sessions[0]
+
+    def pairs(self) -> Iterator[tuple[Round, Mapping[str, Any], str]]:
+        """Each stored round with the file's round it replays and where that round is in the file."""
+        for index, (round_, file_round) in enumerate(zip(self.stored, self.rounds, strict=True)):
+            yield round_, file_round, f"{self.at}.rounds[{index}]"
+
+
+def _compare(replayed: _Replayed) -> None:
     """The replay must give the file's own figures, version by version, and the file's totals."""
-    for index, (round_, file_round) in enumerate(zip(stored, rounds, strict=True)):
-        replayed = list(RoundVersion.objects.filter(round=round_).order_by("version"))
+    for round_, file_round, at in replayed.pairs():
+        mine = list(RoundVersion.objects.filter(round=round_).order_by("version"))
         expected = file_round["versions"]
-        where = f"{at}.rounds[{index}].versions"
-        kinds = [version.kind for version in replayed]
+        where = f"{at}.versions"
+        kinds = [version.kind for version in mine]
         if kinds != [version["kind"] for version in expected]:
             raise _differs(where, f"{len(kinds)} versions ({', '.join(kinds)})", f"{len(kinds)} 个版本")
-        for number, (mine, theirs) in enumerate(zip(replayed, expected, strict=True)):
-            for key, value in _figures(mine).items():
+        for number, (version, theirs) in enumerate(zip(mine, expected, strict=True)):
+            for key, value in _figures(version).items():
                 if theirs.get(key) != value:
                     figure = _plain(value)
                     raise _differs(
                         f"{where}[{number}].{key}", f"{key} {figure}", f"{FIGURE_ZH[key]} {figure}"
                     )
-    totals = _totals(session)
-    if data.get("totals") != totals:
+    totals = _totals(replayed.session)
+    if replayed.data.get("totals") != totals:
         points, house = _plain(totals["points"]), totals["house"]
-        raise _differs(f"{at}.totals", f"points {points} and house {house}", f"分数 {points}，房间 {house}")
+        raise _differs(
+            f"{replayed.at}.totals", f"points {points} and house {house}", f"分数 {points}，房间 {house}"
+        )
 
 
 def _plain(value: object) -> str:
@@ -394,29 +417,23 @@ def _differs(field: str, replayed: str, replayed_zh: str) -> EngineError:
     )
 
 
-def _restore_who_and_when(
-    actor: AbstractBaseUser,
-    session: Session,
-    stored: Sequence[Round],
-    rounds: Sequence[Mapping[str, Any]],
-    data: Mapping[str, Any],
-    at: str,
-) -> None:
+def _restore_who_and_when(actor: AbstractBaseUser, replayed: _Replayed) -> None:
     """The file's names and times on what the replay wrote (none of them is sealed: see integrity.py)."""
-    for index, (round_, file_round) in enumerate(zip(stored, rounds, strict=True)):
-        where = f"{at}.rounds[{index}]"
-        versions = file_round["versions"]
-        for number, version in enumerate(versions):
+    for round_, file_round, at in replayed.pairs():
+        for number, version in enumerate(file_round["versions"]):
             writer = version.get("created_by")
             RoundVersion.objects.filter(round=round_, version=number + 1).update(
-                created=_moment(version.get("created"), f"{where}.versions[{number}].created"),
+                created=_moment(version.get("created"), f"{at}.versions[{number}].created"),
                 created_by=None,
-                created_by_name=writer[:150] if isinstance(writer, str) else "",
+                created_by_name=writer[:WRITER_NAME_LENGTH] if isinstance(writer, str) else "",
             )
-        Round.objects.filter(pk=round_.pk).update(
-            created=_moment(file_round.get("created"), f"{where}.created")
-        )
+        Round.objects.filter(pk=round_.pk).update(created=_moment(file_round.get("created"), f"{at}.created"))
+    session, data = replayed.session, replayed.data
     if data.get("status") == SessionStatus.CLOSED:
         services.session_close(actor=actor, session=session)
-        Session.objects.filter(pk=session.pk).update(closed=_moment(data.get("closed"), f"{at}.closed"))
-    Session.objects.filter(pk=session.pk).update(created=_moment(data.get("created"), f"{at}.created"))
+        Session.objects.filter(pk=session.pk).update(
+            closed=_moment(data.get("closed"), f"{replayed.at}.closed")
+        )
+    Session.objects.filter(pk=session.pk).update(
+        created=_moment(data.get("created"), f"{replayed.at}.created")
+    )

@@ -316,18 +316,16 @@ def _settle(session: Session, version: RoundVersion, balances: list[int] | None)
 
 def _compare_totals(session: Session, replay: _Replay) -> Iterator[Finding]:
     totals = selectors.session_totals(session)
-    stored = ([seat.points for seat in totals.seats], totals.house)
-    if stored != (replay.points, replay.house):
-        yield Finding(
-            session=session,
-            what=f"its totals are points {stored[0]} and house {stored[1]}; "
-            f"a replay of its rounds gives {replay.points} and house {replay.house}",
-        )
+    # What is stored (per seat, the house) beside what the replay reached: the points, then any coins.
+    points = [seat.points for seat in totals.seats]
+    figures = [("totals are points", points, totals.house, replay.points, replay.house)]
     if replay.coins is not None:
-        coins = ([seat.coins for seat in totals.seats], totals.house_coins)
-        if coins != (replay.coins, replay.house_coins):
+        coins = [seat.coins for seat in totals.seats]
+        figures.append(("coin balances are", coins, totals.house_coins, replay.coins, replay.house_coins))
+    for what, seats, house, replayed_seats, replayed_house in figures:
+        if (seats, house) != (replayed_seats, replayed_house):
             yield Finding(
                 session=session,
-                what=f"its coin balances are {coins[0]} and house {coins[1]}; "
-                f"a replay of its rounds gives {replay.coins} and house {replay.house_coins}",
+                what=f"its {what} {seats} and house {house}; "
+                f"a replay of its rounds gives {replayed_seats} and house {replayed_house}",
             )

@@ -16,7 +16,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-SEATS = 4
+from settlement.engine import SEATS as SEAT_ORDER
+
+SEATS = len(SEAT_ORDER)  # a count here (constraints, ranges): the engine's four seats
+# An Idempotency-Key's characters at most: the column's width, which the API and a group file check first.
+MAX_KEY_LENGTH = 255
+WRITER_NAME_LENGTH = 150  # a writer's user name, as long as Django's user names may be
 
 
 class Role(models.TextChoices):
@@ -176,7 +181,7 @@ class Round(models.Model):
     version = models.PositiveIntegerField(default=1)
     voided = models.BooleanField(default=False)
     # NULL, not "": rounds recorded without a key must not collide in the unique constraint
-    idempotency_key = models.CharField(max_length=255, null=True, blank=True)  # noqa: DJ001
+    idempotency_key = models.CharField(max_length=MAX_KEY_LENGTH, null=True, blank=True)  # noqa: DJ001
     request_fingerprint = models.CharField(max_length=64)  # sha256 of the canonical request body
     created = models.DateTimeField(auto_now_add=True)
 
@@ -225,7 +230,7 @@ class RoundVersion(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # Who wrote it, by name, when no account of this server did: an imported group's history names the
     # writers of the server it came from (ledger/group_file.py). Not sealed, like created_by.
-    created_by_name = models.CharField(max_length=150, blank=True, default="")
+    created_by_name = models.CharField(max_length=WRITER_NAME_LENGTH, blank=True, default="")
     # The seal (ledger/integrity.py): a SHA-256 of this version and its rows, chained to the digest of the
     # session's version written before it. Set once, in the transaction that writes the version.
     previous_digest = models.CharField(max_length=64, blank=True, default="")

@@ -11,8 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.sessions.models import Session as Login
+from django.db import connection
 from django.db.models import (
+    Aggregate,
     BigIntegerField,
     Count,
     Exists,
@@ -42,6 +46,7 @@ from .models import (
     LedgerEntry,
     Membership,
     Player,
+    Role,
     Round,
     RoundVersion,
     Session,
@@ -129,19 +134,25 @@ def invite_by_token(token: str) -> SessionInvite:
     )
 
 
+# Asked every two seconds by every watching phone, so written in SQL as ``MEMBER_HAND_REVISION_SQL``
+# below is (the reason is there): the link's unique token, still a viewer link, neither revoked nor
+# expired, joined to the session's one hand row.
+INVITE_HAND_REVISION_SQL = f"""
+    SELECT hand.revision
+    FROM {SessionInvite._meta.db_table} AS invite
+    JOIN {HandInProgress._meta.db_table} AS hand ON hand.session_id = invite.session_id
+    WHERE invite.token = %s AND invite.role = %s AND invite.revoked_at IS NULL AND invite.expires_at > %s
+"""
+
+
 def invite_hand_revision(token: str) -> int | None:
     """The revision of the hand a viewer link shows, in one indexed query; None once the link is revoked
     or expired (or never was)."""
-    return (
-        HandInProgress.objects.filter(
-            session__invites__token=token,
-            session__invites__role="viewer",
-            session__invites__revoked_at__isnull=True,
-            session__invites__expires_at__gt=timezone.now(),
-        )
-        .values_list("revision", flat=True)
-        .first()
-    )
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(INVITE_HAND_REVISION_SQL, [token, Role.VIEWER.value, now])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
 
 
 def invitations_for(user: AbstractBaseUser) -> QuerySet[GroupInvitation]:
@@ -183,24 +194,17 @@ class SessionTotals:
     rounds: int
 
 
+def _per(rows: QuerySet[Any], key: str, aggregate: Aggregate) -> dict[Any, Any]:
+    """``aggregate`` of ``rows`` for each value of ``key``, as a dict: one GROUP BY query, no ordering."""
+    return dict(rows.values(key).annotate(total=aggregate).values_list(key, "total").order_by())
+
+
 def session_totals(session: Session) -> SessionTotals:
     """Running totals per seat (three queries: seats, points, coins; a fourth counts the rounds)."""
-    points = dict(
-        LedgerEntry.objects.filter(session=session)
-        .values("seat")
-        .annotate(total=Sum("points"))
-        .values_list("seat", "total")
-        .order_by()
+    points = _per(LedgerEntry.objects.filter(session=session), "seat", Sum("points"))
+    coins = (
+        _per(CoinEntry.objects.filter(session=session), "seat", Sum("coins")) if session.coins_enabled else {}
     )
-    coins: dict[int | None, int] = {}
-    if session.coins_enabled:
-        coins = dict(
-            CoinEntry.objects.filter(session=session)
-            .values("seat")
-            .annotate(total=Sum("coins"))
-            .values_list("seat", "total")
-            .order_by()
-        )
     starting = session.starting_balances or [0] * SEATS
     seats = tuple(
         SeatTotal(
@@ -230,7 +234,7 @@ def coin_balances(session: Session, *, before: int | None = None) -> list[int] |
     entries = CoinEntry.objects.filter(session=session, is_house=False)
     if before is not None:
         entries = entries.filter(round__position__lt=before)
-    moved = dict(entries.values_list("seat").annotate(total=Sum("coins")).values_list("seat", "total"))
+    moved = _per(entries, "seat", Sum("coins"))
     return [
         int(start) + int(moved.get(seat) or 0) for seat, start in enumerate(session.starting_balances or ())
     ]
@@ -456,6 +460,35 @@ def session_hand_revision(session: Session) -> int:
     return 0 if revision is None else revision
 
 
+# The member's poll asks this every two seconds from every phone at the table, so it is written in SQL:
+# building the same query through the ORM (four joins and an EXISTS) cost more than the rest of the
+# request together (bench/bench_session_page.py). It is the scoping of ``sessions_for`` (a session of a
+# group the user is a member of) plus what Django's auth checks on every request (the login row still
+# there and not expired, the account active). Tested on SQLite and PostgreSQL (test_session_live.py).
+MEMBER_HAND_REVISION_SQL = f"""
+    SELECT COALESCE(hand.revision, 0)
+    FROM {Session._meta.db_table} AS session
+    JOIN {Membership._meta.db_table} AS membership ON membership.group_id = session.group_id
+    JOIN {get_user_model()._meta.db_table} AS account ON account.id = membership.user_id
+    LEFT JOIN {HandInProgress._meta.db_table} AS hand ON hand.session_id = session.id
+    WHERE session.id = %s AND membership.user_id = %s AND account.is_active = %s
+      AND EXISTS (SELECT 1 FROM {Login._meta.db_table} AS login
+                  WHERE login.session_key = %s AND login.expire_date > %s)
+"""
+
+
+def member_hand_revision(*, user_id: int, session_id: int, login_key: str) -> int | None:
+    """The hand's revision for a member's poll, in one indexed query that is also the whole check: the
+    session is one of a group the user is a member of, the user is active, and the login (the
+    ``django_session`` row his cookie names) still exists and has not expired, so logging out ends it.
+    None when any of that fails; 0 for a session with no hand row yet (as ``session_hand_revision``)."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(MEMBER_HAND_REVISION_SQL, [session_id, user_id, True, login_key, now])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
 def hand_row(session: Session) -> HandInProgress:
     """The stored hand, or (for a session that has none yet) the one it would start with, unsaved."""
     return HandInProgress.objects.filter(session=session).first() or fresh_hand(session)
@@ -544,13 +577,7 @@ def group_session_lines(group: Group) -> list[SessionLine]:
         .annotate(total=Sum("points"))
         .order_by()
     }
-    rounds = dict(
-        Round.objects.filter(session__group=group, voided=False)
-        .values("session")
-        .annotate(n=Count("id"))
-        .values_list("session", "n")
-        .order_by()
-    )
+    rounds = _per(Round.objects.filter(session__group=group, voided=False), "session", Count("id"))
     return [
         SessionLine(
             session,

@@ -12,6 +12,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
 from api.errors import ErrorSerializer
+from api.hand_shapes import seat_field, void_suits_field
 
 from .invite_links import invite_url, qr_svg
 from .models import (
@@ -189,14 +190,8 @@ class SessionSerializer(serializers.ModelSerializer):
 class RoundBodySerializer(serializers.Serializer):
     """The body of ``POST /api/v1/settle/`` without ``rules`` and ``coins`` (the session supplies both)."""
 
-    dealer = serializers.IntegerField(min_value=0, max_value=3)
-    void_suits = serializers.ListField(
-        child=serializers.ChoiceField(choices=["m", "p", "s"], allow_null=True),
-        min_length=4,
-        max_length=4,
-        required=False,
-        allow_null=True,
-    )
+    dealer = seat_field("The dealer's seat (0..3).")
+    void_suits = void_suits_field(allow_null=True)
     events = serializers.ListField(
         child=serializers.DictField(), help_text="Events as in POST /api/v1/settle/."
     )
@@ -476,14 +471,8 @@ class HandRevisionSerializer(serializers.Serializer):
 
 
 class HandSetupSerializer(serializers.Serializer):
-    dealer = serializers.IntegerField(min_value=0, max_value=3, required=False)
-    void_suits = serializers.ListField(
-        child=serializers.ChoiceField(choices=["m", "p", "s"], allow_null=True),
-        min_length=4,
-        max_length=4,
-        required=False,
-        allow_null=True,
-    )
+    dealer = seat_field("The dealer's seat (0..3).", required=False)
+    void_suits = void_suits_field(allow_null=True)
     revision = serializers.IntegerField(min_value=0)
 
 

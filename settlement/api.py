@@ -1,12 +1,8 @@
 """``POST /api/v1/settle/``: settle one round from its events (API.md), stateless like the calculators."""
 
-from django.http import HttpResponse
 from django.urls import path
-from drf_spectacular.utils import extend_schema
-from rest_framework.request import Request
 
-from api.errors import ErrorSerializer
-from api.stateless import StatelessView, example, json_response
+from api.stateless import EngineView, engine_schema, example
 from settlement.engine import settle_from_payload
 
 from .serializers import RoundResultSerializer, SettleRequestSerializer
@@ -137,20 +133,18 @@ SETTLE_EXAMPLES = [
 ]
 
 
-class SettleView(StatelessView):
-    @extend_schema(
-        operation_id="settle_round",
-        summary="Settle one round from its events",
-        description="Replays kong, win, draw and escape events in order (RULES.md sections 4 to 9) and "
-        "returns every transfer with its event and reason. An impossible sequence gives 400 naming the "
-        "event.",
-        request=SettleRequestSerializer,
-        responses={200: RoundResultSerializer, 400: ErrorSerializer},
-        examples=SETTLE_EXAMPLES,
-        tags=["calculators"],
-    )
-    def post(self, request: Request) -> HttpResponse:
-        return json_response(settle_from_payload(self.payload(request)).to_dict())
+@engine_schema(
+    operation_id="settle_round",
+    summary="Settle one round from its events",
+    description="Replays kong, win, draw and escape events in order (RULES.md sections 4 to 9) and "
+    "returns every transfer with its event and reason. An impossible sequence gives 400 naming the "
+    "event.",
+    request=SettleRequestSerializer,
+    result=RoundResultSerializer,
+    examples=SETTLE_EXAMPLES,
+)
+class SettleView(EngineView):
+    answer = staticmethod(settle_from_payload)
 
 
 api_patterns = [path("api/v1/settle/", SettleView.as_view(), name="api-settle")]

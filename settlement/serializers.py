@@ -3,25 +3,15 @@
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from api.hand_shapes import SEAT_HELP, SUIT_HELP, SUITS, MeldSerializer, RulesSerializer, TilesField
-
-TRANSFER_REASONS = (
-    "win",
-    "self_draw_bonus",
-    "direct_kong",
-    "added_kong",
-    "concealed_kong",
-    "kong_transfer",
-    "huazhu",
-    "chajiao",
-    "kong_refund",
-    "escape",
-    "win_forfeit",
+from api.hand_shapes import (
+    SUIT_HELP,
+    MeldSerializer,
+    TilesField,
+    rules_field,
+    seat_field,
+    void_suits_field,
 )
-
-
-def seat(help_text: str = SEAT_HELP, **kwargs: object) -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=0, max_value=3, help_text=help_text, **kwargs)
+from settlement.engine import DrawStatus, EventKind, KongKind, Reason
 
 
 def with_from(serializer_class: type[serializers.Serializer], field: serializers.Field) -> None:
@@ -43,7 +33,7 @@ class HeldHandSerializer(serializers.Serializer):
 class WinnerSerializer(serializers.Serializer):
     """One winner: his hand as tiles (the engine scores it) or its final fan entered by hand."""
 
-    player = seat("The winner's seat.")
+    player = seat_field("The winner's seat.")
     hand = WinningHandSerializer(required=False, help_text="The winning hand as tiles; or give fan.")
     fan = serializers.IntegerField(
         min_value=1,
@@ -58,13 +48,13 @@ class WinnerSerializer(serializers.Serializer):
 class PlayerStateSerializer(serializers.Serializer):
     """An active player's position at a 流局 or a late escape: his tiles, or his status."""
 
-    player = seat()
+    player = seat_field()
     hand = HeldHandSerializer(
         required=False,
         help_text="His tiles: the engine decides 花猪, readiness and best fan. Or give status.",
     )
     status = serializers.ChoiceField(
-        choices=["huazhu", "not_ready", "ready"],
+        choices=[status.value for status in DrawStatus],
         required=False,
         help_text="花猪 huazhu, 没叫 not_ready, or 有叫 ready (with fan).",
     )
@@ -76,21 +66,23 @@ class PlayerStateSerializer(serializers.Serializer):
 class KongEventSerializer(serializers.Serializer):
     """刮风下雨: a kong and its payments (RULES.md 4.4)."""
 
-    type = serializers.ChoiceField(choices=["kong"], help_text="kong")
-    player = seat("Who made the kong.")
+    type = serializers.ChoiceField(choices=[EventKind.KONG.value], help_text="kong")
+    player = seat_field("Who made the kong.")
     kind = serializers.ChoiceField(
-        choices=["direct", "added", "concealed"], help_text="直杠 direct, 弯杠 added or 暗杠 concealed."
+        choices=[kind.value for kind in KongKind], help_text="直杠 direct, 弯杠 added or 暗杠 concealed."
     )
     tile = serializers.CharField(required=False, help_text="The kong's tile kind (optional; checks copies).")
 
 
-with_from(KongEventSerializer, seat("direct only: the feeder who discarded the fourth tile.", required=False))
+with_from(
+    KongEventSerializer, seat_field("direct only: the feeder who discarded the fourth tile.", required=False)
+)
 
 
 class WinEventSerializer(serializers.Serializer):
     """A win: one discard or robbed kong may have several winners (一炮多响)."""
 
-    type = serializers.ChoiceField(choices=["win"], help_text="win")
+    type = serializers.ChoiceField(choices=[EventKind.WIN.value], help_text="win")
     robbing_kong = serializers.BooleanField(
         required=False, default=False, help_text="抢杠胡: the winners robbed from's added kong."
     )
@@ -104,21 +96,21 @@ class WinEventSerializer(serializers.Serializer):
     winners = WinnerSerializer(many=True, help_text="One entry per winner (several only on a discard).")
 
 
-with_from(WinEventSerializer, seat("The discarder, or null for a self-draw.", allow_null=True))
+with_from(WinEventSerializer, seat_field("The discarder, or null for a self-draw.", allow_null=True))
 
 
 class DrawEventSerializer(serializers.Serializer):
     """流局: the wall is exhausted; 查花猪, 查大叫 and 退税 run (RULES.md 5)."""
 
-    type = serializers.ChoiceField(choices=["draw"], help_text="draw")
+    type = serializers.ChoiceField(choices=[EventKind.DRAW.value], help_text="draw")
     players = PlayerStateSerializer(many=True, help_text="One entry per active player.")
 
 
 class EscapeEventSerializer(serializers.Serializer):
     """逃跑: an active player leaves mid-round (RULES.md 6)."""
 
-    type = serializers.ChoiceField(choices=["escape"], help_text="escape")
-    player = seat("Who left.")
+    type = serializers.ChoiceField(choices=[EventKind.ESCAPE.value], help_text="escape")
+    player = seat_field("Who left.")
     tiles_left = serializers.IntegerField(min_value=0, help_text="Wall tiles left when he left.")
     players = PlayerStateSerializer(
         many=True,
@@ -157,13 +149,9 @@ class CoinsRequestSerializer(serializers.Serializer):
 class SettleRequestSerializer(serializers.Serializer):
     """One round: its dealer, the void suits, the events in order; optionally coins."""
 
-    rules = RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')
-    dealer = seat("The dealer (庄) of this round. Required.")
-    void_suits = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(SUITS), allow_null=True),
-        min_length=4,
-        max_length=4,
-        required=False,
+    rules = rules_field()
+    dealer = seat_field("The dealer (庄) of this round. Required.")
+    void_suits = void_suits_field(
         help_text=f"Each seat's declared void suit (定缺): {SUIT_HELP}, or null when unknown.",
     )
     events = EventsField(help_text="kong, win, draw and escape events in the order they happened. Required.")
@@ -183,17 +171,19 @@ class TransferSerializer(serializers.Serializer):
     event = serializers.IntegerField(help_text="The index of the event that caused it.")
     to = PayeeField(help_text='The receiving seat, or "house" for a burned penalty.')
     points = serializers.IntegerField(help_text="Points, always positive.")
-    reason = serializers.ChoiceField(choices=list(TRANSFER_REASONS), help_text="Why it was paid.")
+    reason = serializers.ChoiceField(
+        choices=[reason.value for reason in Reason], help_text="Why it was paid."
+    )
     detail = serializers.DictField(
         required=False, help_text="What the page needs to explain it: the kong, its kind and tile, the fan..."
     )
 
 
-with_from(TransferSerializer, seat("The paying seat."))
+with_from(TransferSerializer, seat_field("The paying seat."))
 
 
 class HandScoreSerializer(serializers.Serializer):
-    player = seat("The winner.")
+    player = seat_field("The winner.")
     fan = serializers.IntegerField(help_text="The fan, never capped (as scored from tiles, or as entered).")
     multiplier = serializers.IntegerField(help_text="2^(fan-1), never capped.")
     pattern = serializers.CharField(
@@ -240,9 +230,11 @@ class RoundResultSerializer(serializers.Serializer):
     )
     house = serializers.IntegerField(help_text="Points burned to the house.")
     events = EventReportSerializer(many=True, help_text="What each event did, and how each winner scored.")
-    winners = serializers.ListField(child=seat(), help_text="The winners in the order they won.")
+    winners = serializers.ListField(child=seat_field(), help_text="The winners in the order they won.")
     finished = serializers.BooleanField(help_text="Whether the round has ended.")
-    next_dealer = seat("The next dealer; null while unfinished and under the dice rule.", allow_null=True)
+    next_dealer = seat_field(
+        "The next dealer; null while unfinished and under the dice rule.", allow_null=True
+    )
     state = serializers.DictField(
         required=False,
         help_text="The round after its last event: active seats, winners, escaped, every kong payment "

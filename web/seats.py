@@ -9,14 +9,16 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-SEATS = (0, 1, 2, 3)
+from settlement.engine import SEATS
+
+_POSTED = {str(seat): seat for seat in SEATS}
 DEFAULT_NAMES = (_("East"), _("South"), _("West"), _("North"))
 NAME_LENGTH = 12
 
 
 def seat_number(raw: Any) -> int | None:
     """A seat posted by a form (``"2"``), or None for anything else."""
-    return int(raw) if str(raw) in {"0", "1", "2", "3"} else None
+    return _POSTED.get(str(raw))
 
 
 def seat_names(raw: Any) -> tuple[str, ...]:

@@ -58,7 +58,7 @@ from .patterns import (
     TIAN_HU,
     Choice,
     HeavenlyPattern,
-    PatternScore,
+    NamedFan,
     choices,
 )
 from .rules import Rules, multiplier_of
@@ -159,17 +159,6 @@ EXTRAS: tuple[Extra, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class ExtraScore:
-    key: str
-    name: str
-    name_en: str
-    fan: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "name": self.name, "name_en": self.name_en, "fan": self.fan}
-
-
-@dataclass(frozen=True, slots=True)
 class ScoreResult:
     """The fan of one hand; ``win=False`` (with a reason) for valid tiles that do not win."""
 
@@ -178,9 +167,9 @@ class ScoreResult:
     multiplier: int = 0
     points: int = 0
     capped: bool = False
-    pattern: PatternScore | None = None
+    pattern: NamedFan | None = None
     gen: int = 0
-    extras: tuple[ExtraScore, ...] = ()
+    extras: tuple[NamedFan, ...] = ()
     sets: tuple[str, ...] = ()
     reason: str | None = None
     reason_zh: str | None = None
@@ -246,14 +235,14 @@ class Scoring:
     # the best reading for each (standard fact mask, tile facts): index mask + 16 * (tile_bits >> 3)
     standard_best: tuple[tuple[Choice, int] | None, ...]
     extras: tuple[tuple[Extra, int], ...]  # switched-on extras with their fan
-    extras_by_situation: dict[int, tuple[ExtraScore, ...]] = field(default_factory=dict)
+    extras_by_situation: dict[int, tuple[NamedFan, ...]] = field(default_factory=dict)
     waits: dict[int, Wait | None] = field(default_factory=dict)  # immutable, so shared by every position
 
-    def extras_for(self, situation: int) -> tuple[ExtraScore, ...]:
+    def extras_for(self, situation: int) -> tuple[NamedFan, ...]:
         found = self.extras_by_situation.get(situation)
         if found is None:
             found = tuple(
-                ExtraScore(extra.key, extra.name, extra.name_en, fan)
+                NamedFan(extra.key, extra.name, extra.name_en, fan)
                 for extra, fan in self.extras
                 if situation & extra.needs == extra.needs
             )
@@ -425,25 +414,19 @@ def tiles_situation(final: int) -> int:
 # ---------------------------------------------------------------------------------------------------------
 # 天胡/地胡 (3.1): situations the request vouches for, meeting the hand's own pattern by ``tian_di_hu``.
 
-_Heavenly = Callable[[Rules, HeavenlyPattern, Choice], tuple[PatternScore, tuple[ExtraScore, ...]]]
+_Heavenly = Callable[[Rules, HeavenlyPattern, Choice], tuple[NamedFan, tuple[NamedFan, ...]]]
 
 
-def _replace(
-    rules: Rules, heavenly: HeavenlyPattern, hand: Choice
-) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+def _replace(rules: Rules, heavenly: HeavenlyPattern, hand: Choice) -> tuple[NamedFan, tuple[NamedFan, ...]]:
     return heavenly.score(max(rules.pattern_value(heavenly.key), hand.fan)), ()
 
 
-def _stack(
-    rules: Rules, heavenly: HeavenlyPattern, hand: Choice
-) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+def _stack(rules: Rules, heavenly: HeavenlyPattern, hand: Choice) -> tuple[NamedFan, tuple[NamedFan, ...]]:
     fan = rules.pattern_value(heavenly.key)
-    return hand.score, (ExtraScore(heavenly.key, heavenly.name, heavenly.name_en, fan),)
+    return hand.score, (NamedFan(heavenly.key, heavenly.name, heavenly.name_en, fan),)
 
 
-def _off(
-    rules: Rules, heavenly: HeavenlyPattern, hand: Choice
-) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+def _off(rules: Rules, heavenly: HeavenlyPattern, hand: Choice) -> tuple[NamedFan, tuple[NamedFan, ...]]:
     return hand.score, ()
 
 
@@ -457,14 +440,14 @@ HEAVENLY_BY_KEY: Mapping[str, HeavenlyPattern] = {pattern.key: pattern for patte
 
 def reported(
     rules: Rules, heavenly: HeavenlyPattern | None, hand: Choice
-) -> tuple[PatternScore, tuple[ExtraScore, ...]]:
+) -> tuple[NamedFan, tuple[NamedFan, ...]]:
     """The pattern a win reports and the extras 天胡/地胡 adds: the hand's own on an ordinary win."""
     return (hand.score, ()) if heavenly is None else HEAVENLY[rules.tian_di_hu](rules, heavenly, hand)
 
 
 def fan_of_pattern(
     rules: Rules, pattern_key: str, *, gen: int, situation: int, heavenly_key: str | None = None
-) -> tuple[PatternScore, tuple[ExtraScore, ...], int]:
+) -> tuple[NamedFan, tuple[NamedFan, ...], int]:
     """The final fan of a win known only by its pattern, gen and situation (a quick entry without tiles).
 
     The same pattern values, 天胡/地胡 handling and situational extras as ``score_hand``, so a page's quick

@@ -40,8 +40,9 @@ class Facts:
 
 
 @dataclass(frozen=True, slots=True)
-class PatternScore:
-    """The base pattern that counted, with its fan under the table's values, as the API reports it."""
+class NamedFan:
+    """A base pattern or an extra that counted, with its fan under the table's values, as the API reports
+    it (the result's ``pattern`` and each of its ``extras``)."""
 
     key: str
     name: str
@@ -61,8 +62,8 @@ class PatternRow:
     name_en: str
     fan: int
 
-    def score(self, fan: int) -> PatternScore:
-        return PatternScore(self.key, self.name, self.name_en, fan)
+    def score(self, fan: int) -> NamedFan:
+        return NamedFan(self.key, self.name, self.name_en, fan)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +181,7 @@ class Choice:
     rank: tuple[int, int, int]  # what the reading is worth beside another: (fan - gen_inside, fan, row)
     pattern: Pattern
     fan: int
-    score: PatternScore
+    score: NamedFan
 
 
 @lru_cache(maxsize=64)

@@ -2,13 +2,19 @@
 phone.
 
 ``watch_page`` draws it read-only for whoever holds a viewer link (no account needed); the board polls
-for changes (``invites.watch_poll``) every ``POLL_SECONDS`` while the page is visible.
+for changes (``invites.watch_poll``) every ``POLL_SECONDS`` while the page is visible. A member's session
+page polls too (``session.session_live``), carrying a *live pass*: his user id signed for the login his
+session cookie names, so that an idle poll knows who asks without reading the login's row or the user's
+(Django's session and auth middleware would spend a query on each), and checks the rest (member, active,
+logged in) in the one query it spends on the revision.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.signing import BadSignature, Signer
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -17,6 +23,32 @@ from ..models import SEATS, Session
 from .trends import running_totals, trend_chart
 
 POLL_SECONDS = 2  # a new hand shows within 3 s: the poll interval plus one answer
+LIVE_PASS_HEADER = "X-Live-Pass"
+REVISION_HEADER = "X-Live-Revision"  # on a poll's answer: live.js never swaps in one older than the page
+
+
+def _pass_signer(login_key: str) -> Signer:
+    """Each login signs with its own salt: a pass is worth nothing beside another login's cookie."""
+    return Signer(salt=f"sczmj.live-pass.{login_key}")
+
+
+def live_pass(request: HttpRequest) -> str:
+    """The pass a logged-in member's page gives its poll (in ``LIVE_PASS_HEADER``). It grants nothing the
+    session cookie beside it does not: it only spares the idle poll the reads that say whose cookie it is."""
+    return _pass_signer(request.session.session_key or "").sign(str(request.user.pk))
+
+
+def pass_holder(request: HttpRequest) -> tuple[int, str] | None:
+    """(user id, login key) when the poll's pass was signed for the login cookie it came with; no query.
+    Whether that login and that member still exist is the revision query's to say."""
+    login_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    if not login_key:
+        return None
+    try:
+        user_id = _pass_signer(login_key).unsign(request.headers.get(LIVE_PASS_HEADER, ""))
+    except BadSignature:
+        return None
+    return int(user_id), login_key
 
 
 def board_context(session: Session) -> dict[str, Any]:

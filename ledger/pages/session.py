@@ -9,9 +9,11 @@ write by the revision it was made at, so a double tap or a retry is answered, no
 next hand starts with the dealer the engine suggests. The seats show the ledger's running totals plus this
 hand's part, kong money at once.
 
-Live view: ``session_live`` answers ``?revision=N`` with 204 while the hand is at revision N and with the
-entry's update fragment (seats, header, this hand, the end card, the revision) once it moved on: the
-place where the polling of other phones plugs in.
+Live view: every member's page follows the table. It polls ``session_live`` (see there) every
+``live.POLL_SECONDS`` while it is visible; the answer is 204 while the hand is at the revision the page
+shows, else the entry's update fragment (header, seats, this hand, the end card), swapped out of band.
+static/js/live.js pauses the polling of a hidden page; static/js/entry.js holds it while this phone's
+scorekeeper is entering an event, so a poll never resets a half-entered event or an open picker.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -36,6 +38,7 @@ from web.seats import SEATS
 from .. import selectors, services
 from ..errors import LedgerRefusal, StaleHandError
 from ..models import WRITER_ROLES, HandInProgress, Round, Session
+from .live import POLL_SECONDS, REVISION_HEADER, live_pass, pass_holder
 from .refusals import refusal_message
 
 
@@ -107,6 +110,12 @@ class SessionHandStore:
         """The next hand started when the last one finished: 下一手 only puts the end card away."""
         return self.load()
 
+    def finished_before(self, hand: Hand) -> Hand | None:
+        """The hand that finished just before ``hand``, as its round was recorded: the end card a phone
+        shows when it learns by polling that the hand it was showing is over."""
+        round_ = selectors.session_rounds(self.session).filter(position=hand.number - 1).first()
+        return self._finished(round_, hand.names) if round_ is not None else None
+
 
 def _session_for(request: HtmxHttpRequest, session_id: int) -> Session:
     """The session, if it is one of the user's groups' (another group's is a 404, as in the API)."""
@@ -138,6 +147,9 @@ def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board
             "entry_links": _links(session) + ([] if read_only else _writer_links(session)),
             "read_only": read_only,
             "live_url": reverse("session-live", args=[session.pk]),
+            "live": session.is_open,  # a closed session changes no more: its page stops polling
+            "live_pass": live_pass(request),
+            "poll_seconds": POLL_SECONDS,
         }
 
     return context
@@ -153,18 +165,46 @@ def session_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-@login_required
 @require_GET
-def session_live(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    """The part of the page that changed since ``revision`` (204 when nothing did), for other phones."""
+def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
+    """A member's poll, ``/sessions/<id>/live/?revision=N&hand=H`` with the page's live pass. Idle, it is
+    one indexed query and renders nothing:
+
+    1. the pass says who asks, for the login cookie beside it (a signature, no query);
+    2. one query reads the hand's revision through the user's membership of the session's group, with
+       the user active and the login still there (``selectors.member_hand_revision``);
+    3. the revision the page shows: 204 No Content, and nothing else is read;
+    4. anything else (another revision, no pass or a bad one, an old page): the long way, as any page
+       of the session: log-in and membership checked by Django, then 204 or the update fragment.
+
+    Nothing is kept in the server process: any number of processes or hosts serve the same table.
+    """
+    holder = pass_holder(request)
+    if holder is not None:
+        user_id, login_key = holder
+        revision = selectors.member_hand_revision(user_id=user_id, session_id=session_id, login_key=login_key)
+        if revision is not None and request.GET.get("revision") == str(revision):
+            return HttpResponse(status=204)
+    return _live_update(request, session_id)
+
+
+@login_required
+def _live_update(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """What changed since the page's revision: header, seats, this hand and, when the hand the page
+    showed has finished meanwhile, its end card; the revision in ``REVISION_HEADER``."""
     session = _session_for(request, session_id)
-    seen = request.GET.get("revision", "")
-    if seen.isascii() and seen.isdigit() and int(seen) == selectors.session_hand_revision(session):
+    seen = request.GET.get("revision")
+    if seen == str(selectors.session_hand_revision(session)):
         return HttpResponse(status=204)
     store = SessionHandStore(actor=request.user, session=session)
-    board = board_of(store.load())
+    hand = store.load()
+    shown = request.GET.get("hand", "")
+    moved_on = shown.isascii() and shown.isdigit() and len(shown) <= 9 and int(shown) < hand.number
+    board = board_of(hand, store.finished_before(hand) if moved_on else None)
     page = {**entry_context(board, {}, page_language()), **_page_context(request, session)(board)}
-    return TemplateResponse(request, "web/entry/_update.html", page)
+    response = TemplateResponse(request, "web/entry/_update.html", page)
+    response[REVISION_HEADER] = str(hand.revision)
+    return response
 
 
 urlpatterns = [

@@ -6,6 +6,10 @@
  * - The entry has one tile picker; opening a seat's "enter the tiles" moves it there and binds it to that
  *   seat's boxes.
  * - The end card, recorded from the bar at the bottom, is brought into view when it appears.
+ * - A live page's poll (live.js) is held while this phone is entering an event: a tap on its way, a choice
+ *   made, a box typed in, a picker open. Its answer would reset all that (follow, below); the tap, when it
+ *   is made, finds out by itself whether another phone wrote first (a stale revision is refused with the
+ *   hand as it now stands), and the poll catches up as soon as the entry is at rest again.
  */
 (function () {
   "use strict";
@@ -85,8 +89,28 @@
   }
 
   // 座位与规则, open on arrival, is closed by the first write of the entry (not by a change of the setup).
+  // Read as each answer is swapped, not as its request leaves: a poll may leave while a tap is on its way.
   let fromEntry = false;
-  document.addEventListener("htmx:beforeRequest", function (event) { fromEntry = form.contains(event.detail.elt); });
+  document.addEventListener("htmx:beforeSwap", function (event) { fromEntry = form.contains(event.detail.elt); });
+
+  let inFlight = 0;
+  document.addEventListener("htmx:beforeSend", function (event) { if (form.contains(event.detail.elt)) inFlight += 1; });
+  document.addEventListener("htmx:afterRequest", function (event) { if (form.contains(event.detail.elt)) inFlight = Math.max(0, inFlight - 1); });
+
+  function changed(input) {
+    if (input.type === "radio" || input.type === "checkbox") return input.checked !== input.defaultChecked;
+    if (input.tagName === "SELECT") {  // with no option marked selected, the first one is
+      const initial = Array.prototype.findIndex.call(input.options, function (option) { return option.defaultSelected; });
+      return input.selectedIndex !== Math.max(initial, 0);
+    }
+    if (input.tagName === "BUTTON" || input.type === "hidden") return false;
+    return input.value !== input.defaultValue;
+  }
+  document.addEventListener("live:hold", function (event) {
+    const busy = inFlight > 0 || form.querySelector("[data-by-tiles][open]") !== null ||
+      Array.prototype.some.call(form.elements, changed);
+    if (busy) event.preventDefault();
+  });
 
   let ended = document.querySelector("#entry-end .endcard") !== null;
   document.addEventListener("htmx:oobAfterSwap", function (event) {

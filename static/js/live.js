@@ -1,17 +1,43 @@
-/* The live board polls only while someone can see it: a hidden page (a locked phone, another tab) sends
- * nothing, and coming back asks at once instead of waiting for the next tick. The polling itself is
- * htmx's (hx-trigger="every 2s" on #live-board); this only cancels the ticks of a hidden page. */
+/* Live pages poll only while someone can see them, and never over what this phone is doing.
+ *
+ * - The element marked data-live polls by htmx (hx-trigger="every 2s, live-refresh"): a viewer's board
+ *   (templates/ledger/live/watch.html) and a member's session page (#entry-live, web/entry/_entry.html).
+ * - A hidden page (a locked phone, another tab) sends nothing; coming back asks at once instead of waiting
+ *   for the next tick.
+ * - A page may hold its polls: a "live:hold" listener that calls preventDefault() keeps a tick from
+ *   leaving and an answer already on its way from being swapped (entry.js holds them while this phone's
+ *   scorekeeper is entering an event).
+ * - An answer whose revision (the X-Live-Revision header) is not newer than the one the page shows (the
+ *   data-revision of its data-live element) is not swapped: a tap's answer may overtake a poll that left
+ *   before it, and the page must not step back.
+ */
 (function () {
   "use strict";
+  function isPoll(event) {
+    return event.detail.elt.hasAttribute("data-live");
+  }
+  function held() {
+    return !document.dispatchEvent(new Event("live:hold", { cancelable: true }));
+  }
+  function notNewer(xhr) {
+    const revision = xhr.getResponseHeader("X-Live-Revision");
+    const live = document.querySelector("[data-live]");
+    return revision !== null && live !== null && Number(revision) <= Number(live.dataset.revision);
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (document.hidden && event.detail.elt.hasAttribute("data-live")) {
+    if (isPoll(event) && (document.hidden || held())) {
       event.preventDefault();
     }
   });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (isPoll(event) && (held() || notNewer(event.detail.xhr))) {
+      event.detail.shouldSwap = false;
+    }
+  });
   document.addEventListener("visibilitychange", function () {
-    const board = document.querySelector("[data-live]");
-    if (!document.hidden && board && window.htmx) {
-      window.htmx.trigger(board, "live-refresh");
+    const live = document.querySelector("[data-live]");
+    if (!document.hidden && live && window.htmx) {
+      window.htmx.trigger(live, "live-refresh");
     }
   });
 })();

@@ -1,13 +1,16 @@
 """The live board's poll: one indexed query and no template while nothing changed, the board once
 something did, and the words saying why once the link stops working."""
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from ledger import selectors, services
+from ledger.models import SessionInvite
 from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B
 
 
@@ -63,3 +66,11 @@ def test_a_scorekeeper_link_has_no_board_to_poll(client, owner, session):
     keeper_link = services.invite_create(actor=owner, session=session, role="scorekeeper")
     response = poll(client, keeper_link, selectors.session_hand_revision(session))
     assert response.status_code == 200 and "live-board" not in response.content.decode()
+
+
+def test_an_expired_link_stops_the_board(client, link, session):
+    revision = selectors.session_hand_revision(session)
+    assert poll(client, link, revision).status_code == 204
+    SessionInvite.objects.filter(pk=link.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    response = poll(client, link, revision)
+    assert response.status_code == 200 and "invite-gone" in response.content.decode()

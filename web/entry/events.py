@@ -23,8 +23,7 @@ from calculator.engine import (
     ROBBING,
     SELF_DRAW,
     EngineError,
-    ExtraScore,
-    PatternScore,
+    NamedFan,
     Rules,
     fan_of_pattern,
 )
@@ -110,7 +109,7 @@ class QuickEntry:
             **({"tian_di": self.tian_di} if self.tian_di else {}),
         }
 
-    def scored(self, rules: Rules, situation: int) -> tuple[PatternScore, tuple[ExtraScore, ...], int]:
+    def scored(self, rules: Rules, situation: int) -> tuple[NamedFan, tuple[NamedFan, ...], int]:
         """The engine's reading: the pattern as reported, its extras, and the final fan."""
         return fan_of_pattern(
             rules, self.pattern, gen=self.gen, situation=situation, heavenly_key=self.tian_di or None

@@ -1,0 +1,52 @@
+"""What the browser tests share beyond tests/conftest.py's ``phone_page``: several phones at one table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+from playwright.sync_api import Browser, Page
+
+
+class Phones:
+    """Browser contexts opened by a test, each a phone checked for console errors when the test ends."""
+
+    def __init__(self, browser: Browser, base_url: str):
+        self.browser, self.base_url = browser, base_url
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, user: Any, path: str, *, locale: str = "zh-CN") -> Page:
+        """A new phone (a browser context of its own: its cookies, its htmx), logged in as ``user`` unless
+        None, on ``path``."""
+        context = self.browser.new_context(
+            base_url=self.base_url,
+            locale=locale,
+            device_scale_factor=2,
+            viewport={"width": 360, "height": 780},
+        )
+        self.contexts.append(context)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            cookie = client.cookies["sessionid"].value
+            context.add_cookies([{"name": "sessionid", "value": cookie, "url": self.base_url}])
+        page = context.new_page()
+        page.on(
+            "console", lambda message: self.errors.append(message.text) if message.type == "error" else None
+        )
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.goto(path)
+        page.evaluate("window.__sameDocument = true")  # gone if the page ever reloads
+        return page
+
+
+@pytest.fixture
+def phones(browser: Browser, live_server: Any) -> Iterator[Phones]:
+    opened = Phones(browser, live_server.url)
+    yield opened
+    for context in opened.contexts:
+        context.close()
+    assert opened.errors == [], f"the browser reported errors: {opened.errors}"

@@ -1,0 +1,142 @@
+"""Two logged-in phones on one session page, each its own browser context (its own cookies, its own
+htmx): what one records, the other shows within 3 s without a reload, unless that other phone is in the
+middle of entering an event, which the poll never disturbs. A hidden page does not poll.
+
+Every page fails the test on any console error or CSP violation. Screenshots: /tmp/sczmj-live-*.png.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from ledger import services
+from ledger.models import Role, Round
+from tests.e2e.conftest import Phones
+from tests.e2e.test_pages import choose, photograph, tick
+from tests.ledger.conftest import make_table, make_user
+
+pytestmark = pytest.mark.e2e
+
+FOLLOWS_WITHIN_MS = 3000
+
+
+@pytest.fixture
+def table(transactional_db: Any) -> dict[str, Any]:
+    owner = make_user("owner")
+    group, session = make_table(owner)
+    keeper = make_user("keeper")
+    invitation = services.member_invite(actor=owner, group=group, username="keeper", role=Role.SCOREKEEPER)
+    services.invitation_accept(actor=keeper, invitation=invitation)
+    return {
+        "owner": owner,
+        "keeper": keeper,
+        "group": group,
+        "session": session,
+        "path": reverse("session-page", args=[session.pk]),
+    }
+
+
+def record(page: Page) -> None:
+    page.locator(".entrybar__record").click()
+
+
+def test_a_hand_recorded_on_one_phone_shows_on_the_other_within_3_seconds(phones: Phones, table):
+    keeper = phones.open(table["keeper"], table["path"])
+    watcher = phones.open(table["owner"], table["path"])
+    seats = watcher.locator("#entry-seats .seat__total")
+    expect(seats.nth(1)).to_have_text("0")
+
+    choose(keeper, "ev_type", "kong")
+    choose(keeper, "kong_player", "1")
+    choose(keeper, "kong_kind", "concealed")  # the third tap records it
+    expect(keeper.locator("#entry-seats .seat__total").nth(1)).to_have_text("+6")
+    expect(seats.nth(1)).to_have_text("+6", timeout=FOLLOWS_WITHIN_MS)
+    expect(watcher.locator("#entry-history")).to_contain_text("暗杠")
+
+    # 一炮多响 (小王 discards: 小李 清一色, 阿美 平胡), then 老张 self-draws: the hand is over.
+    choose(keeper, "ev_type", "win")
+    tick(keeper, "winner_1")
+    tick(keeper, "winner_2")
+    choose(keeper, "win_how", "discard:0")
+    keeper.locator(".winner--1 label:has(input[value='qing_yi_se']) span").click()
+    record(keeper)
+    expect(keeper.locator("input[name='winner_1']")).to_be_disabled()
+    expect(watcher.locator("#entry-seats .seat--won")).to_have_count(2, timeout=FOLLOWS_WITHIN_MS)
+    expect(watcher.locator("input[name='winner_1']")).to_be_disabled()  # its entry follows the hand too
+    choose(keeper, "ev_type", "win")
+    tick(keeper, "winner_3")
+    choose(keeper, "win_how", "self_draw")
+    record(keeper)
+    expect(keeper.locator(".endcard")).to_contain_text("三家已胡")
+    assert Round.objects.filter(session=table["session"]).count() == 1
+
+    expect(watcher.locator(".endcard")).to_contain_text("第 1 手结束", timeout=FOLLOWS_WITHIN_MS)
+    expect(watcher.locator("#entry-head")).to_contain_text("第 2 手 · 庄 小李")
+    assert [seats.nth(seat).inner_text() for seat in range(4)] == [
+        keeper.locator("#entry-seats .seat__total").nth(seat).inner_text() for seat in range(4)
+    ]
+    assert watcher.evaluate("window.__sameDocument") is True
+    photograph(watcher, "live-member-end")
+    watcher.locator(".langswitch button").click()
+    expect(watcher.locator("#entry-head")).to_contain_text("Hand 2")
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= 360
+    photograph(watcher, "live-member-en")
+
+
+def test_a_poll_never_resets_an_event_being_entered(phones: Phones, table):
+    keeper = phones.open(table["keeper"], table["path"])
+    busy = phones.open(table["owner"], table["path"])
+    choose(busy, "ev_type", "win")  # half entered: a win, nobody chosen yet
+    tick(busy, "winner_2")
+    busy.locator(".winner--2 [data-by-tiles] summary").click()  # and the tile picker open
+    expect(busy.locator("[data-entry-picker]")).to_be_visible()
+
+    choose(keeper, "ev_type", "kong")
+    choose(keeper, "kong_player", "1")
+    choose(keeper, "kong_kind", "concealed")
+    expect(keeper.locator("#entry-seats .seat__total").nth(1)).to_have_text("+6")
+    busy.wait_for_timeout(FOLLOWS_WITHIN_MS + 1000)  # two ticks at least
+    assert busy.locator("input[name='ev_type'][value='win']").is_checked()
+    assert busy.locator("input[name='winner_2']").is_checked()
+    expect(busy.locator("[data-entry-picker]")).to_be_visible()
+    expect(busy.locator("#entry-seats .seat__total").nth(1)).to_have_text("0")  # held, not swapped
+
+    # Its own tap finds out that another phone wrote first, and shows the hand as it now stands.
+    busy.locator(".winner--2 [data-by-tiles] summary").click()
+    choose(busy, "win_how", "self_draw")
+    record(busy)
+    expect(busy.locator(".entrybar__notice")).to_contain_text("别人先改了这一手")
+    expect(busy.locator("#entry-seats .seat__total").nth(1)).to_have_text("+6")
+    photograph(busy, "live-member-stale", full_page=False)
+
+    # At rest again, it follows: the keeper's next kong shows by itself.
+    choose(keeper, "ev_type", "kong")
+    choose(keeper, "kong_player", "2")
+    choose(keeper, "kong_kind", "concealed")
+    expect(busy.locator("#entry-seats .seat__total").nth(2)).to_have_text("+4", timeout=FOLLOWS_WITHIN_MS)
+    assert busy.evaluate("window.__sameDocument") is True
+
+
+def test_a_hidden_session_page_does_not_poll_and_asks_at_once_when_shown(phones: Phones, table):
+    page = phones.open(table["owner"], table["path"])
+    polls: list[str] = []
+    page.on("request", lambda request: polls.append(request.url) if "/live/" in request.url else None)
+    page.wait_for_timeout(2500)
+    assert polls, "a visible page polls"
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    polls.clear()
+    page.wait_for_timeout(4500)
+    assert polls == []
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    page.wait_for_timeout(500)
+    assert polls, "coming back asks at once"
