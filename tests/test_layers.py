@@ -81,6 +81,7 @@ LEDGER_IMPORTERS = {
     "bench/child.py",
     "bench/bench_pages.py",
     "bench/bench_session_page.py",
+    "bench/bench_stats.py",
     "bench/loadtest.py",
 }
 APP_RULES = (
