@@ -16,13 +16,13 @@ RULES = {"preset": "chengdu"}
 COINS = {"room_coefficient": 100, "starting_balances": [20000, 20000, 20000, 20000]}
 
 
-def _win(frm: int | None, *winners: tuple[int, Any], **flags: Any) -> dict[str, Any]:
-    """A win event; each winner is (seat, fan) or (seat, hand)."""
+def _win(discarder: int | None, *winners: tuple[int, Any], **flags: Any) -> dict[str, Any]:
+    """A win event on ``discarder``'s tile (None: a self-draw); each winner is (seat, fan) or (seat, hand)."""
     listed = [
         {"player": seat, "fan": how} if isinstance(how, int) else {"player": seat, "hand": how}
         for seat, how in winners
     ]
-    return {"type": "win", "from": frm, "winners": listed, **flags}
+    return {"type": "win", "from": discarder, "winners": listed, **flags}
 
 
 ROUNDS: tuple[dict[str, Any], ...] = (

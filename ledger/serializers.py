@@ -229,12 +229,23 @@ class RoundSerializer(serializers.ModelSerializer):
         )
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class VersionEntrySerializer(serializers.ModelSerializer):
+    """A ledger row as its round version lists it."""
+
+    event = serializers.IntegerField(source="event_index")
+    house = serializers.BooleanField(source="is_house")
+
+    class Meta:
+        model = LedgerEntry
+        fields = ("id", "seat", "player", "house", "points", "reason", "event", "transfer_index", "reverses")
+
+
+class EntrySerializer(VersionEntrySerializer):
+    """A ledger row in the session's ledger: the version's row with its round, version and player named."""
+
     position = serializers.IntegerField(source="round.position")
     version = serializers.IntegerField(source="round_version.version")
     player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
-    event = serializers.IntegerField(source="event_index")
-    house = serializers.BooleanField(source="is_house")
 
     class Meta:
         model = LedgerEntry
@@ -254,15 +265,6 @@ class EntrySerializer(serializers.ModelSerializer):
             "reverses",
             "created",
         )
-
-
-class VersionEntrySerializer(serializers.ModelSerializer):
-    event = serializers.IntegerField(source="event_index")
-    house = serializers.BooleanField(source="is_house")
-
-    class Meta:
-        model = LedgerEntry
-        fields = ("id", "seat", "player", "house", "points", "reason", "event", "transfer_index", "reverses")
 
 
 class RoundVersionSerializer(serializers.ModelSerializer):
