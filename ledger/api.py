@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from api.errors import ErrorSerializer
 from calculator.engine import request_object
 
-from . import group_file, selectors, services, tokens
+from . import group_file, selectors, services, statistics, tokens
 from .errors import HandConflict, LedgerError
 from .models import MAX_KEY_LENGTH, WRITER_ROLES, LedgerEntry, Membership, RoundVersion, Session
 from .serializers import (
@@ -470,19 +470,22 @@ class StandingsView(APIView):
     )
     def get(self, request: Request, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
-        return Response({"group": group.pk, "standings": selectors.group_standings(group)})
+        return Response({"group": group.pk, "standings": statistics.group_standings(group)})
 
 
 class StatisticsView(APIView):
     @extend_schema(
         tags=["groups"],
-        summary="Per-player statistics: wins, self-draws, deal-ins, biggest fan, kong points, per session",
+        summary="Per-player statistics (wins, self-draws, deal-ins, the biggest hand, kong money, "
+        "花猪, 查叫, net per session) and the standings session by session",
         parameters=[GROUP_ID],
         responses={200: StatisticsSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
-        return Response({"group": group.pk, "players": selectors.group_statistics(group)})
+        figures = statistics.group_statistics(group)
+        body = {"group": group.pk, "players": figures.players, "sessions": figures.sessions}
+        return Response(StatisticsSerializer(body).data)
 
 
 # --- sessions --------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18 digits, never an overflow)
 
-from .. import selectors, services
+from .. import selectors, services, statistics
 from ..errors import Forbidden
 from ..models import Group, Role
 from .links import group_url
@@ -58,7 +58,7 @@ def _page(request: HttpRequest, group: Group, *, status: int = 200, **forms_and_
         "can_write": role in (Role.OWNER, Role.SCOREKEEPER),
         "is_owner": role == Role.OWNER,
         "sessions": selectors.group_session_lines(group),
-        "standings": selectors.group_standings(group),
+        "standings": statistics.group_standings(group),
         "players": selectors.group_players(group),
         "members": selectors.group_members(group),
         "roles": [(value, label, ROLE_HINTS[value]) for value, label in ROLE_LABELS.items()],

@@ -34,7 +34,7 @@ from web.language import page_language
 from .. import selectors, services
 from ..errors import StaleRoundError
 from ..models import WRITER_ROLES, Round, RoundVersion, Session, VersionKind
-from .links import session_url
+from .links import hand_url, session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
 
 VERSION_KINDS: Mapping[str, Any] = {
@@ -112,8 +112,9 @@ def names_of(session: Session) -> tuple[str, ...]:
 
 
 def history_url(session: Session, round_: Round | None = None) -> str:
-    url = reverse("session-history", args=[session.pk])
-    return f"{url}#hand-{round_.position}" if round_ is not None else url
+    if round_ is not None:
+        return hand_url(session.pk, round_.position)
+    return reverse("session-history", args=[session.pk])
 
 
 @login_required
