@@ -37,18 +37,21 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = ("calculator", "settlement", "ledger", "api", "web", "sczmj_site")
 CATALOGUES = {"engines": MESSAGES, "ledger": LEDGER_MESSAGES, "api": API_MESSAGES, "web": NOTATION_MESSAGES}
 
-# What makes an error, the catalogue that words it, and where in the call its code is (the positional
-# argument; the field and the round's event are keywords or the next positional ones, never values).
-MAKERS: Mapping[str, tuple[Mapping[str, Any], int]] = {
-    "EngineError": (MESSAGES, 0),
-    "not_a_win": (MESSAGES, 0),
-    "LedgerError": (LEDGER_MESSAGES, 0),
-    "Forbidden": (LEDGER_MESSAGES, 0),
-    "super().__init__": (LEDGER_MESSAGES, 0),  # a LedgerRefusal's kind names its code (ledger/errors.py)
-    "ApiRefusal": (API_MESSAGES, 0),
-    "error_body": (API_MESSAGES, 0),
-    "NotationError": (NOTATION_MESSAGES, 0),
-    "ledger_words": (LEDGER_MESSAGES, 0),
+# What makes an error, the catalogue that words it, where in the call its code is (the positional
+# argument; the field and the round's event are keywords or the next positional ones, never values), and
+# the values the maker gives the message itself.
+MAKERS: Mapping[str, tuple[Mapping[str, Any], int, frozenset[str]]] = {
+    "EngineError": (MESSAGES, 0, frozenset()),
+    "not_a_win": (MESSAGES, 0, frozenset()),
+    "one_of": (MESSAGES, 5, frozenset({"value"})),  # settlement/engine/events.py: quotes what was sent
+    "LedgerError": (LEDGER_MESSAGES, 0, frozenset()),
+    "Forbidden": (LEDGER_MESSAGES, 0, frozenset()),
+    # a LedgerRefusal's kind names its code (ledger/errors.py)
+    "super().__init__": (LEDGER_MESSAGES, 0, frozenset()),
+    "ApiRefusal": (API_MESSAGES, 0, frozenset()),
+    "error_body": (API_MESSAGES, 0, frozenset()),
+    "NotationError": (NOTATION_MESSAGES, 0, frozenset()),
+    "ledger_words": (LEDGER_MESSAGES, 0, frozenset()),
 }
 NOT_VALUES = {"field", "event"}
 # The makers that pass on a code they were given; every other call must name its code.
@@ -56,6 +59,7 @@ FORWARDERS = {
     ("api/errors.py", "error_body"),
     ("ledger/errors.py", "__init__"),
     ("ledger/pages/refusals.py", "ledger_words"),
+    ("settlement/engine/events.py", "one_of"),
 }
 SNAKE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
 
@@ -173,7 +177,9 @@ def scan(root: Path = ROOT, packages: tuple[str, ...] = APP) -> list[Site]:
                         else None
                     )
                     splat = any(keyword.arg is None for keyword in node.keywords)
-                    values = frozenset(keyword.arg for keyword in node.keywords if keyword.arg) - NOT_VALUES
+                    values = (
+                        frozenset(keyword.arg for keyword in node.keywords if keyword.arg) - NOT_VALUES
+                    ) | MAKERS[maker][2]
                     sites.append(
                         Site(
                             f"{name}:{node.lineno}",

@@ -169,6 +169,18 @@ def fan_value(value: Any, path: str, index: int, key: str | None = None) -> int:
 # ---------------------------------------------------------------------------------------------- hands
 
 
+def one_of[Named](
+    table: Mapping[str, Named], data: Mapping[str, Any], key: str, path: str, index: int, code: str
+) -> Named:
+    """The value ``data[key]`` names in ``table`` (a player's status, a kong's kind, an event's parser),
+    or the refusal ``code`` quoting what was sent."""
+    raw = require(data, key, path, index)
+    named = table.get(raw) if isinstance(raw, str) else None
+    if named is None:
+        raise EngineError(code, field=f"{path}.{key}", event=index, value=raw)
+    return named
+
+
 def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
     """A hand given as tiles; a winning hand needs its ``win_tile``, a draw position has none."""
     data = as_object(value, path, index)
@@ -234,10 +246,7 @@ def parse_report(value: Any, path: str, index: int) -> PlayerReport:
         return PlayerReport(
             player, parse_hand(data["hand"], f"{path}.hand", index, winning=False), None, None
         )
-    raw_status = require(data, "status", path, index)
-    status = STATUSES.get(raw_status) if isinstance(raw_status, str) else None
-    if status is None:
-        raise EngineError("status_unknown", field=f"{path}.status", event=index, value=raw_status)
+    status = one_of(STATUSES, data, "status", path, index, "status_unknown")
     if status is DrawStatus.READY:
         return PlayerReport(
             player, None, status, fan_value(require(data, "fan", path, index), path, index, "fan")
@@ -269,10 +278,7 @@ def parse_reports(value: Any, path: str, index: int) -> tuple[PlayerReport, ...]
 
 def parse_kong(data: Mapping[str, Any], path: str, index: int) -> KongEvent:
     player = seat(require(data, "player", path, index), path, index, "player")
-    raw_kind = require(data, "kind", path, index)
-    kind = KONG_KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
-    if kind is None:
-        raise EngineError("kong_kind_unknown", field=f"{path}.kind", event=index, value=raw_kind)
+    kind = one_of(KONG_KINDS, data, "kind", path, index, "kong_kind_unknown")
     tile = None if data.get("tile") is None else one_tile(data["tile"], path, index, "tile")
     feeder = optional_seat(data, "from", path, index)
     if kind is KongKind.DIRECT and feeder is None:
@@ -350,11 +356,8 @@ EVENT_PARSERS: Mapping[str, Callable[[Mapping[str, Any], str, int], Event]] = {
 def parse_event(value: Any, index: int) -> Event:
     path = f"events[{index}]"
     data = as_object(value, path, index)
-    kind = require(data, "type", path, index)
-    parser = EVENT_PARSERS.get(kind) if isinstance(kind, str) else None
-    if parser is None:
-        raise EngineError("event_type_unknown", field=f"{path}.type", event=index, value=kind)
-    check_keys(data, EVENT_KEYS[kind], path, index)
+    parser = one_of(EVENT_PARSERS, data, "type", path, index, "event_type_unknown")
+    check_keys(data, EVENT_KEYS[data["type"]], path, index)
     return parser(data, path, index)
 
 
