@@ -142,12 +142,30 @@ def test_the_cross_app_scan_catches_ledger_and_settlement_imports(tmp_path):
 # ARCHITECTURE.md's layers, bottom up: 1 calculator.engine, 2 settlement.engine, 3 ledger, 4 the adapters
 # (the APIs, the pages, the web and api packages), 5 sczmj_site (wiring). No import runs back up, and an
 # adapter names only what an engine package exports (its ``__all__``, which may name a public submodule:
-# ``calculator.engine.fields``, the input readers both engines share).
+# ``calculator.engine.fields``, the input readers both engines share). What stands outside the product (the
+# benches, the tests) may import anything, engine internals too, and nothing of the product imports it.
 
 ENGINES = ("calculator.engine", "settlement.engine")
-ADAPTER_PACKAGES = ("calculator", "settlement", "api", "web", "pwa")
-# The ledger's own pages are adapters too (they may stand on the shared web package), though they live in it.
-NOT_ADAPTERS = ("calculator/engine/", "settlement/engine/", "bench/")
+# What measures, checks or builds the product from outside it (the benches, the tests, the icon renderer):
+# it may import any layer, and nothing of the product may import it.
+OUTSIDE = 6
+# Every top-level package of the project with its layer; the engines inside ``calculator`` and
+# ``settlement`` and the ledger's own adapters are placed by ``layer_of``. A package missing here fails
+# test_every_package_of_the_project_has_a_layer, so none is left out of the scan unnoticed.
+PACKAGES = {
+    "calculator": 4,
+    "settlement": 4,
+    "api": 4,
+    "web": 4,
+    "pwa": 4,
+    "ledger": 3,
+    "sczmj_site": 5,
+    "bench": OUTSIDE,
+    "tests": OUTSIDE,
+    "tools": OUTSIDE,
+}
+# The project's top-level scripts: wiring like sczmj_site (they name the settings module, import none).
+TOP_LEVEL_FILES = ("manage.py", "gunicorn.conf.py")
 
 
 def imported_names(root: Path, path: Path) -> list[tuple[str, str | None]]:
@@ -170,15 +188,15 @@ LEDGER_ADAPTERS = ("api", "serializers", "pages", "admin", "management", "urls",
 
 
 def layer_of(module: str) -> int | None:
-    """The layer a project module belongs to, None for anything outside the project."""
+    """The layer a project module belongs to, None for anything outside the project (a library)."""
     if module == "calculator.engine" or module.startswith("calculator.engine."):
         return 1
     if module == "settlement.engine" or module.startswith("settlement.engine."):
         return 2
     parts = module.split(".")
-    if parts[0] == "ledger":
-        return 4 if len(parts) > 1 and parts[1] in LEDGER_ADAPTERS else 3
-    return 5 if parts[0] == "sczmj_site" else 4 if parts[0] in ADAPTER_PACKAGES else None
+    if parts[0] == "ledger" and len(parts) > 1 and parts[1] in LEDGER_ADAPTERS:
+        return 4
+    return PACKAGES.get(parts[0])
 
 
 def exported(root: Path, engine: str) -> set[str]:
@@ -187,6 +205,9 @@ def exported(root: Path, engine: str) -> set[str]:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
             return {ast.literal_eval(item) for item in node.value.elts}  # type: ignore[attr-defined]
     return set()
+
+
+ENGINE_FOLDERS = ("calculator/engine/", "settlement/engine/")
 
 
 def layer_violations(root: Path) -> list[str]:
@@ -199,17 +220,22 @@ def layer_violations(root: Path) -> list[str]:
         name = path.relative_to(root).as_posix()
         module = name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
         own = layer_of(module)
-        if own is None or name.startswith("bench/"):
+        if own is None or own == OUTSIDE:
             continue
         for imported, symbol in imported_names(root, path):
-            target = layer_of(imported)
+            # ``from . import api`` or ``from ledger import api`` imports the module ledger.api
+            full = imported if symbol in (None, "*") else f"{imported}.{symbol}"
+            target = layer_of(full)
+            shown = full if target != layer_of(imported) else imported
             if target is None or (imported.split(".")[0] == module.split(".")[0] and own == target):
                 continue
-            if own == 5 and target in (1, 2):
-                found.append(f"{name} imports {imported} (the site package is wiring only)")
-            elif target > own and own != 5:
-                found.append(f"{name} imports {imported} (layer {target} above layer {own})")
-            elif target in (1, 2) and not name.startswith(NOT_ADAPTERS[target - 1]):
+            if target == OUTSIDE:
+                found.append(f"{name} imports {shown} (outside the product: benches, tests, tools)")
+            elif own == 5 and target in (1, 2):
+                found.append(f"{name} imports {shown} (the site package is wiring only)")
+            elif target > own:
+                found.append(f"{name} imports {shown} (layer {target} above layer {own})")
+            elif target in (1, 2) and not name.startswith(ENGINE_FOLDERS[target - 1]):
                 engine = ENGINES[target - 1]
                 public_module = imported.removeprefix(f"{engine}.") in exports.get(engine, set())
                 if not public_module and (imported != engine or symbol not in exports.get(engine, set())):
@@ -247,3 +273,88 @@ def test_the_layer_scan_catches_each_kind_of_violation(tmp_path):
         "sczmj_site/urls.py imports calculator.engine (the site package is wiring only)",
         "settlement/engine/kongs.py imports ledger (layer 3 above layer 2)",
     ]
+
+
+def test_every_package_of_the_project_has_a_layer():
+    """A new top-level package must be placed in PACKAGES: layer_of would call it a library and the scan
+    would pass over every import it makes and every import of it."""
+    tops = {path.relative_to(ROOT).parts[0] for path in project_files(ROOT, "")} | {"tests"}
+    assert sorted(tops - set(PACKAGES) - set(TOP_LEVEL_FILES)) == []
+    for script in TOP_LEVEL_FILES:
+        assert [module for module, _ in imported_names(ROOT, ROOT / script) if layer_of(module)] == []
+
+
+# One import running back up the layers for each package, written into a copy of the real tree: the scan
+# must name each one (and only those: the real tree has none), so no package is left out of it.
+UPWARD_IMPORTS = {
+    "calculator/engine/tiles.py": (
+        "import settlement.engine\n",
+        "calculator/engine/tiles.py imports settlement.engine (layer 2 above layer 1)",
+    ),
+    "settlement/engine/state.py": (
+        "from ledger import models\n",
+        "settlement/engine/state.py imports ledger (layer 3 above layer 2)",
+    ),
+    "ledger/services.py": (
+        "from . import api\n",
+        "ledger/services.py imports ledger.api (layer 4 above layer 3)",
+    ),
+    "ledger/selectors.py": (
+        "from web.language import in_language\n",
+        "ledger/selectors.py imports web.language (layer 4 above layer 3)",
+    ),
+    "calculator/views.py": (
+        "from sczmj_site import urls\n",
+        "calculator/views.py imports sczmj_site (layer 5 above layer 4)",
+    ),
+    "settlement/views.py": (
+        "import sczmj_site.urls\n",
+        "settlement/views.py imports sczmj_site.urls (layer 5 above layer 4)",
+    ),
+    "api/errors.py": (
+        "from sczmj_site.urls import urlpatterns\n",
+        "api/errors.py imports sczmj_site.urls (layer 5 above layer 4)",
+    ),
+    "web/seats.py": (
+        "from sczmj_site import settings\n",
+        "web/seats.py imports sczmj_site (layer 5 above layer 4)",
+    ),
+    "pwa/views.py": (
+        "from sczmj_site.health import healthz\n",
+        "pwa/views.py imports sczmj_site.health (layer 5 above layer 4)",
+    ),
+    "ledger/pages/home.py": (
+        "from bench.workload import ROUND\n",
+        "ledger/pages/home.py imports bench.workload (outside the product: benches, tests, tools)",
+    ),
+    "sczmj_site/urls.py": (
+        "from calculator.engine import score_hand\n",
+        "sczmj_site/urls.py imports calculator.engine (the site package is wiring only)",
+    ),
+    "sczmj_site/health.py": (
+        "from tests.conftest import *\n",
+        "sczmj_site/health.py imports tests.conftest (outside the product: benches, tests, tools)",
+    ),
+}
+
+
+def copy_of_the_project(target: Path) -> None:
+    for path in project_files(ROOT, ""):
+        copy = target / path.relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def test_the_layer_scan_of_the_real_tree_names_an_upward_import_in_every_package(tmp_path):
+    copy_of_the_project(tmp_path)
+    assert layer_violations(tmp_path) == []
+    for name, (line, _) in UPWARD_IMPORTS.items():
+        with (tmp_path / name).open("a", encoding="utf-8") as file:
+            file.write(line)
+    assert sorted(layer_violations(tmp_path)) == sorted(found for _, found in UPWARD_IMPORTS.values())
+    importers = {name.split("/")[0] for name in UPWARD_IMPORTS}
+    imported = {
+        found.split(" imports ")[1].split(" ")[0].split(".")[0] for _, found in UPWARD_IMPORTS.values()
+    }
+    # every package is caught importing upwards or being imported from below (tools: a script, like bench)
+    assert importers | imported >= set(PACKAGES) - {"tools"}

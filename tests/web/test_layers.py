@@ -1,12 +1,21 @@
 """The apps are peers (issue 7 item 5): their pages stand on web/ and their APIs on api/, and no app imports
-another app's pages, views or serializers.
+another app's pages, views or serializers. web/, api/ and pwa/ stand on the engines alone.
 """
 
 from pathlib import Path
 
-from tests.test_layers import ROOT, imported_modules, project_files
+from tests.test_layers import ROOT, copy_of_the_project, imported_modules, project_files
 
-APPS = ("calculator", "settlement", "ledger", "web", "sczmj_site")
+APPS = ("calculator", "settlement", "ledger", "web", "api", "pwa", "sczmj_site")
+# Each package of layer 4 and what of the others it may stand on, beside the engines' public names.
+PEERS = {
+    "web": (),
+    "api": (),
+    "pwa": (),
+    "calculator": ("web", "api"),
+    "settlement": ("web", "api"),
+    "ledger": ("web", "api"),
+}
 ENGINES = ("calculator.engine", "settlement.engine")
 
 
@@ -26,13 +35,39 @@ def web_layer_imports(root: Path, folder: str, allowed: tuple[str, ...]) -> list
     return found
 
 
-def test_web_imports_nothing_of_the_apps_but_their_engines():
-    assert web_layer_imports(ROOT, "web", ()) == []
+def test_web_api_and_pwa_stand_on_the_engines_alone_and_the_apps_on_them_not_on_each_other():
+    assert {folder: web_layer_imports(ROOT, folder, allowed) for folder, allowed in PEERS.items()} == {
+        folder: [] for folder in PEERS
+    }
 
 
-def test_the_calculator_and_settlement_apps_stand_on_web_and_api_not_on_each_other():
-    assert web_layer_imports(ROOT, "calculator", ("web",)) == []
-    assert web_layer_imports(ROOT, "settlement", ("web",)) == []
+# One import across the peers for each of them, written into a copy of the real tree: each is named.
+ACROSS = {
+    "web/tiles.py": ("from api.hand_shapes import SUITS\n", "web/tiles.py imports api.hand_shapes"),
+    "api/stateless.py": ("from calculator.api import ScoreView\n", "api/stateless.py imports calculator.api"),
+    "pwa/views.py": ("from web.language import in_language\n", "pwa/views.py imports web.language"),
+    "calculator/views.py": ("from settlement import views\n", "calculator/views.py imports settlement"),
+    "settlement/api.py": (
+        "from calculator.serializers import MeldSerializer\n",
+        "settlement/api.py imports calculator.serializers",
+    ),
+    "ledger/pages/session.py": (
+        "from settlement.views import round_page\n",
+        "ledger/pages/session.py imports settlement.views",
+    ),
+}
+
+
+def test_the_peers_scan_of_the_real_tree_names_an_import_across_in_every_package(tmp_path):
+    copy_of_the_project(tmp_path)
+    for name, (line, _) in ACROSS.items():
+        with (tmp_path / name).open("a", encoding="utf-8") as file:
+            file.write(line)
+    found = sorted(
+        found for folder, allowed in PEERS.items() for found in web_layer_imports(tmp_path, folder, allowed)
+    )
+    assert found == sorted(found for _, found in ACROSS.values())
+    assert {name.split("/")[0] for name in ACROSS} == set(PEERS)
 
 
 def test_the_scan_catches_a_page_app_importing_another(tmp_path):
