@@ -90,8 +90,9 @@
 
   // 座位与规则, open on arrival, is closed by the first write of the entry (not by a change of the setup).
   // Read as each answer is swapped, not as its request leaves: a poll may leave while a tap is on its way.
+  // (htmx:beforeSwap's detail.elt is the swap's target; the element that asked is the request's.)
   let fromEntry = false;
-  document.addEventListener("htmx:beforeSwap", function (event) { fromEntry = form.contains(event.detail.elt); });
+  document.addEventListener("htmx:beforeSwap", function (event) { fromEntry = form.contains(event.detail.requestConfig.elt); });
 
   let inFlight = 0;
   document.addEventListener("htmx:beforeSend", function (event) { if (form.contains(event.detail.elt)) inFlight += 1; });

@@ -13,8 +13,10 @@
  */
 (function () {
   "use strict";
+  // The element that asked: htmx:beforeSwap's detail.elt is the swap's target, so read the request's.
   function isPoll(event) {
-    return event.detail.elt.hasAttribute("data-live");
+    const asker = event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
+    return asker.hasAttribute("data-live");
   }
   function held() {
     return !document.dispatchEvent(new Event("live:hold", { cancelable: true }));
