@@ -10,9 +10,14 @@ SERVE_KEY := .serve/secret_key
 # A deployment sets DJANGO_DEBUG=0 and DJANGO_SECRET_KEY (docs/deployment.md) and does not use make.
 export DJANGO_DEBUG ?= 1
 
-.PHONY: run serve test bench loadtest lint setup migrate messages
+.PHONY: run serve test bench loadtest lint setup migrate messages pyodide
 
-setup: $(STAMP)
+setup: $(STAMP) pyodide
+
+# The Python runtime the calculator scores with offline (docs/offline.md): fetched once, pinned and
+# verified; without a network setup goes on and only offline scoring is missing.
+pyodide: $(STAMP)
+	$(PY) tools/fetch_pyodide.py
 
 $(STAMP): pyproject.toml
 	@python=$$(tools/find-python) || exit 1; \
@@ -28,7 +33,7 @@ messages: $(STAMP)
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput -v 0
 
-run: migrate messages
+run: setup migrate messages
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST)
 
@@ -37,7 +42,7 @@ run: migrate messages
 serve: export DJANGO_DEBUG = 0
 serve: export DJANGO_SECRET_KEY_FILE ?= $(abspath $(SERVE_KEY))
 serve: export SCZMJ_BIND = $(SERVE_BIND)
-serve: $(SERVE_KEY) migrate messages
+serve: $(SERVE_KEY) setup migrate messages
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py sczmj_site.wsgi
 
@@ -46,7 +51,7 @@ $(SERVE_KEY): | $(STAMP)
 	@umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
 	@echo "Generated a secret key in $@ (set DJANGO_SECRET_KEY or DJANGO_SECRET_KEY_FILE to use your own)"
 
-test: $(STAMP) messages
+test: setup messages
 	$(PY) -m pytest
 
 bench: $(STAMP)

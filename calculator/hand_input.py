@@ -2,8 +2,8 @@
 
 Validation belongs to the engine (``score_from_payload``, ``waits_from_payload``): this module only turns
 strings and checkboxes into that body, so a bad hand gets exactly the API's field and message on the page.
-The one notation of its own is the melds field (``碰5p 暗杠3m``, ``web.tiles.parse_melds``), because the
-API has no text form for melds.
+The one notation of its own is the melds field (``碰5p 暗杠3m``, ``web.notation.parse_melds``), because the
+API has no text form for melds. No Django here: the offline engine reads the form in the browser with it.
 """
 
 from __future__ import annotations
@@ -12,21 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
-from calculator.engine import WinBy
-from web.rules_form import rules_payload
-from web.tiles import HAND_TILES, Meld, melds_payload, melds_text, parse_melds, tile_names
+from calculator.engine import HAND_TILES, WinBy
+from web.notation import Meld, melds_payload, melds_text, parse_melds, rules_payload, tile_names
 
 MODES = ("win", "waits")
 FLAGS = ("after_kong", "last_tile", "tian_hu", "di_hu")
 # The engine's ways to win in the page's order: a self-draw first, the default of the form.
-WIN_BY_LABELS: Mapping[str, Any] = {
-    WinBy.SELF_DRAW: _("Self-draw"),
-    WinBy.DISCARD: _("On a discard"),
-    WinBy.ROBBING_KONG: _("Robbing a kong"),
-}
-WIN_BY = tuple(how.value for how in WIN_BY_LABELS)
+WIN_BY = tuple(how.value for how in (WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.ROBBING_KONG))
 
 
 @dataclass(frozen=True, slots=True)

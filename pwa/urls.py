@@ -7,4 +7,5 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="pwa-service-worker"),
     path("favicon.ico", views.favicon, name="pwa-favicon"),
     path("offline/", views.offline, name="pwa-offline"),
+    path("offline/engine.zip", views.engine_bundle, name="pwa-engine-bundle"),
 ]

@@ -1,11 +1,14 @@
-"""The installable app: the web app manifest, the service worker, the favicon and the offline page.
+"""The installable app: the web app manifest, the service worker, the favicon, the offline page and the
+offline engine's bundle.
 
 The service worker is ``static/js/service-worker.js`` served from ``/sw.js`` (a worker controls only the
 paths under its own URL, and it must control ``/``), preceded by one line that names what it precaches:
 the URLs of our static files (hashed names in production, via ``static()``), the htmx script, the
-calculator page and the offline page, and a version that changes whenever any of those files changes, so
-the browser installs the new worker and drops the old cache. Everything is derived from the files on disk,
-the same in every process: nothing is kept between requests but that derivation.
+calculator page, the offline page and the engine bundle, and a version that changes whenever any of those
+changes, so the browser installs the new worker and drops the old cache. Apart from these it names the
+Pyodide runtime (13 MB), which it stores only when the calculator asks, once per Pyodide version
+(docs/offline.md). Everything is derived from the files on disk, the same in every process: nothing is
+kept between requests but that derivation.
 """
 
 from __future__ import annotations
@@ -15,15 +18,17 @@ import json
 from functools import cache
 from pathlib import Path
 
-from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.finders import FileSystemFinder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import condition, require_safe
+
+from .offline import bundle, runtime
 
 THEME_COLOUR = "#0f6b4f"
 BACKGROUND_COLOUR = "#f2efe6"
@@ -36,6 +41,7 @@ ICONS = (
 # Besides our own static folder: the htmx build that {% htmx_script %} loads.
 PACKAGE_STATIC = ("django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js")
 SERVICE_WORKER = "js/service-worker.js"
+ENGINE_WORKER = "js/engine-worker.js"
 
 
 @require_safe
@@ -62,21 +68,20 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 
 def _our_static_files() -> list[str]:
-    """Every file of our static folders, as paths relative to them, in a stable order."""
-    paths: set[str] = set()
-    for root in settings.STATICFILES_DIRS:
-        base = Path(root)
-        paths.update(
-            path.relative_to(base).as_posix()
-            for path in base.rglob("*")
-            if path.is_file() and not path.name.startswith(".")
-        )
+    """Every file of our own static folder, in a stable order: not the Pyodide folder (served under its
+    ``pyodide/`` prefix), which the worker stores apart and only on request."""
+    paths = {
+        path
+        for path, storage in FileSystemFinder().list(ignore_patterns=[".*"])
+        if not getattr(storage, "prefix", "")
+    }
     return sorted(paths - {SERVICE_WORKER})
 
 
 @cache
 def precache() -> tuple[tuple[str, ...], str]:
-    """The URLs the worker stores at install, and a version: a digest of the files' content and URLs."""
+    """The URLs the worker stores at install, and a version: a digest of the files' content and URLs,
+    the engine bundle's and the Pyodide version (a new one is a new runtime cache)."""
     files = [*PACKAGE_STATIC, *_our_static_files()]
     digest = hashlib.sha256()
     for path in files:
@@ -86,7 +91,26 @@ def precache() -> tuple[tuple[str, ...], str]:
             digest.update(Path(found).read_bytes())
     digest.update(_service_worker_source().encode())
     pages = (reverse("calculator-page"), reverse("pwa-offline"))
-    return (*pages, *(static(path) for path in files)), digest.hexdigest()[:16]
+    engine: tuple[str, ...] = ()
+    offline_runtime = runtime()
+    if offline_runtime:
+        engine = (reverse("pwa-engine-bundle"),)
+        digest.update(f"{bundle().etag} {offline_runtime.cache}".encode())
+    return (*pages, *engine, *(static(path) for path in files)), digest.hexdigest()[:16]
+
+
+def engine_config() -> dict[str, object] | None:
+    """What the worker and the calculator page need to run the engine offline, or None without Pyodide."""
+    offline_runtime = runtime()
+    if offline_runtime is None:
+        return None
+    return {
+        "cache": offline_runtime.cache,
+        "indexURL": offline_runtime.url,
+        "runtime": [offline_runtime.url + name for name in offline_runtime.files],
+        "bundle": reverse("pwa-engine-bundle"),
+        "worker": static(ENGINE_WORKER),
+    }
 
 
 @cache
@@ -99,7 +123,12 @@ def _service_worker_source() -> str:
 @require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     urls, version = precache()
-    config = {"version": version, "precache": list(urls), "offline": reverse("pwa-offline")}
+    config = {
+        "version": version,
+        "precache": list(urls),
+        "offline": reverse("pwa-offline"),
+        "engine": engine_config(),
+    }
     body = f"self.SCZMJ = {json.dumps(config)};\n{_service_worker_source()}"
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     # The browser checks for a new worker on every navigation anyway; never let a cache hide one.
@@ -124,3 +153,13 @@ def favicon(request: HttpRequest) -> HttpResponse:
 def offline(request: HttpRequest) -> HttpResponse:
     """What the worker shows for a page it does not hold when there is no network."""
     return render(request, "pwa/offline.html")
+
+
+@require_safe
+@condition(etag_func=lambda request: bundle().etag)
+def engine_bundle(request: HttpRequest) -> HttpResponse:
+    """The Python the offline engine runs (``pwa.offline.bundle``): revalidated by its ETag, so a phone
+    downloads it again only when the code changed."""
+    response = HttpResponse(bundle().data, content_type="application/zip")
+    response["Cache-Control"] = "no-cache"
+    return response

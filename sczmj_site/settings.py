@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "calculator",
     "settlement",
     "ledger",
+    "pwa",
 ]
 
 MIDDLEWARE = [
@@ -171,7 +172,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Pyodide, the Python runtime the calculator scores with offline (docs/offline.md), as tools/fetch_pyodide.py
+# left it: vendor/pyodide/<version>/, served under static/pyodide/. Only when fetched, so a checkout
+# without it (no network at setup) passes the system checks and simply offers no offline scoring.
+PYODIDE_ROOT = BASE_DIR / "vendor" / "pyodide"
+STATICFILES_DIRS = [BASE_DIR / "static", *([("pyodide", PYODIDE_ROOT)] if PYODIDE_ROOT.is_dir() else [])]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -205,7 +210,9 @@ AXES_LOCKOUT_CALLABLE = "sczmj_site.lockout.lockout_response"
 
 SECURE_CSP = {
     "default-src": [CSP.SELF],
-    "script-src": [CSP.SELF, CSP.NONCE],
+    # WebAssembly compiles only with 'wasm-unsafe-eval' (the offline engine, docs/offline.md); it allows no
+    # JavaScript eval.
+    "script-src": [CSP.SELF, CSP.NONCE, CSP.WASM_UNSAFE_EVAL],
     "style-src": [CSP.SELF, CSP.NONCE],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],

@@ -19,7 +19,8 @@ from web.entry.evening import EveningStore
 from web.entry.page import Board, entry_response
 from web.htmx import HtmxHttpRequest
 from web.language import page_language
-from web.rules_form import rules_context, rules_fields_of, rules_payload
+from web.notation import rules_payload
+from web.rules_form import rules_context, rules_fields_of
 from web.seats import SEATS, seat_number
 from web.tiles import SUIT_SHORT_LABELS
 

@@ -1,9 +1,6 @@
-"""The page's language as the engines' two-language names need it."""
+"""The page's language: Django's active one, which the engines' two-language names are chosen by."""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
 
 from django.utils.translation import get_language
 
@@ -11,13 +8,3 @@ from django.utils.translation import get_language
 def page_language() -> str:
     """The active language code; Chinese is the default of every page."""
     return get_language() or "zh-hans"
-
-
-def is_chinese(language: str) -> bool:
-    return language.lower().startswith("zh")
-
-
-def in_language(item: Mapping[str, Any] | Any, language: str) -> str:
-    """An engine name (pattern or extra, a dict or a row) in the page's language: 清一色 or "Full flush"."""
-    get = item.get if isinstance(item, Mapping) else lambda key, default=None: getattr(item, key, default)
-    return str(get("name") if is_chinese(language) else get("name_en", get("name")))

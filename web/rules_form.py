@@ -1,13 +1,13 @@
 """The house-rules part of a form: a preset select and one field per option of the engine's table.
 
-The fields are read into the ``rules`` object of the API as typed (the engine judges every value), and
-shown from the option table itself, never listed by hand.
+The fields are shown from the option table itself, never listed by hand, and read into the ``rules``
+object of the API as typed by ``web.notation.rules_payload`` (the engine judges every value).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,51 +15,13 @@ from django.utils.translation import gettext_lazy as _
 
 from calculator.engine import OPTIONS, EngineError, Option, OptionKind, Preset, Rules
 
-from .language import is_chinese
+from .names import is_chinese
 
 PRESET_LABELS: Mapping[Preset, Any] = {
     Preset.CHENGDU: _("Chengdu (default)"),
     Preset.QQ: _("QQ game rules"),
     Preset.CASUAL: _("Casual home game (capped)"),
 }
-
-
-def whole_number(raw: str) -> Any:
-    """Digits become a number; anything else goes to the engine as typed, for its own message.
-
-    ASCII digits only, and few of them: "²".isdigit() is true but int("²") fails, and int() refuses
-    strings of more than 4,300 digits."""
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else raw
-
-
-def _json_or_text(raw: str) -> Any:
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: hostile, deeply nested input
-        return raw
-
-
-# How each kind of option travels from a text box or select to the rules object of the API.
-_OPTION_VALUE: Mapping[str, Callable[[str], Any]] = {
-    "enum": str,
-    "bool": lambda raw: {"true": True, "false": False}.get(raw, raw),
-    "int": whole_number,
-    "zero_or_one": whole_number,
-    "cap_multiplier": lambda raw: None if raw in ("none", "null") else whole_number(raw),
-    "penalty": lambda raw: raw if raw == "cap" else whole_number(raw),
-    "rate": str,
-    "pattern_fan": _json_or_text,
-}
-
-
-def rules_payload(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``rules`` object of the API from the preset select and the ``rule_<key>`` option fields."""
-    rules: dict[str, Any] = {"preset": str(data.get("preset", "")).strip() or Preset.CHENGDU.value}
-    for option in OPTIONS:
-        raw = str(data.get(f"rule_{option.key}", "")).strip()
-        if raw:
-            rules[option.key] = _OPTION_VALUE[option.kind](raw)
-    return rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +86,7 @@ def rule_fields(data: Mapping[str, Any], language: str) -> tuple[RuleField, ...]
 
 
 def rules_fields_of(rules: Mapping[str, Any]) -> dict[str, str]:
-    """A stored ``rules`` object as the form's fields hold it: the inverse of ``rules_payload``."""
+    """A stored ``rules`` object as the form's fields hold it: the inverse of ``notation.rules_payload``."""
     return {
         "preset": str(rules.get("preset", "")),
         **{f"rule_{key}": _shown(value) for key, value in rules.items() if key != "preset"},

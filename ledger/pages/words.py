@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from calculator.engine import CAP, OPTIONS, PATTERNS, PRESET_RULES, Option, OptionKind, Preset
-from web.language import is_chinese, page_language
+from web.language import page_language
+from web.names import is_chinese
 
 from ..models import Role
 

@@ -13,10 +13,9 @@
  */
 (function () {
   "use strict";
-  // The element that asked: htmx:beforeSwap's detail.elt is the swap's target, so read the request's.
+  // The element that asked (htmx:beforeSwap's detail.elt is the swap's target): the request's.
   function isPoll(event) {
-    const asker = event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
-    return asker.hasAttribute("data-live");
+    return event.detail.requestConfig.elt.hasAttribute("data-live");
   }
   function held() {
     return !document.dispatchEvent(new Event("live:hold", { cancelable: true }));

@@ -1,13 +1,17 @@
-"""What the browser tests share beyond tests/conftest.py's ``phone_page``: several phones at one table."""
+"""What the browser tests share beyond tests/conftest.py's ``phone_page``: several phones at one table, and
+the offline engine's runtime."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Page
+
+from pwa.offline import runtime
 
 
 class Phones:
@@ -50,3 +54,13 @@ def phones(browser: Browser, live_server: Any) -> Iterator[Phones]:
     for context in opened.contexts:
         context.close()
     assert opened.errors == [], f"the browser reported errors: {opened.errors}"
+
+
+@pytest.fixture
+def pyodide() -> None:
+    """Offline scoring needs the runtime make setup fetches; CI (SCZMJ_REQUIRE_BROWSER) fails without it."""
+    if runtime() is None:
+        message = "Pyodide is not in vendor/pyodide: run make setup with a network (tools/fetch_pyodide.py)"
+        if os.environ.get("SCZMJ_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)

@@ -1,14 +1,21 @@
 """The installable app in Debian's chromium: the worker installs, and with the network gone the calculator
-page still opens while a page that needs the server says plainly that the phone is offline."""
+still scores a hand (Pyodide running the server's engine in the browser) while a page that needs the server
+says plainly that the phone is offline."""
 
 import json
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_pages import browser_context_args, photograph  # noqa: F401 (the Chinese phone fixture)
+from calculator.outcome import work_out
+
+from .test_pages import browser_context_args, photograph, tap_tiles  # noqa: F401 (the Chinese phone fixture)
 
 pytestmark = pytest.mark.e2e
+
+# Storing 13 MB and starting Pyodide on a loaded 2-core machine: generous, as a failure is then real.
+OFFLINE_READY_MS = 120_000
 
 
 CACHED_PATHS = """caches.keys()
@@ -49,4 +56,46 @@ def test_offline_the_calculator_opens_and_a_session_page_says_it_is_offline(phon
     page.goto(f"{live_server.url}/round/")
     expect(page.locator(".offline-page h1")).to_have_text("没有网络")
     photograph(page, "offline")
+    page.context.set_offline(False)
+
+
+def offline_ready(page: Page, url: str) -> None:
+    """Open the calculator online and wait until it says that it scores offline (the runtime is stored)."""
+    install_worker(page, url)
+    expect(page.locator("#offline-scoring")).to_have_text("离线计分已就绪", timeout=OFFLINE_READY_MS)
+
+
+def test_offline_the_installed_calculator_still_scores_a_hand(phone_page: Page, live_server, pyodide):
+    page = phone_page
+    offline_ready(page, f"{live_server.url}/")
+
+    page.context.set_offline(True)
+    page.reload()
+    started = time.monotonic()
+    tap_tiles(page, "1s 1s 2s 2s 2s 3s 3s 3s 4s 5s 6s 9s 9s 9s")
+    result = page.locator("#result")
+    expect(result.locator(".result__offline")).to_have_text("离线计算", timeout=OFFLINE_READY_MS)
+    expect(result).to_contain_text("清一色")
+    expect(result.locator(".verdict__fan")).to_contain_text("3 番")
+    expect(result.locator(".verdict__points .big")).to_have_text("4")
+    print(f"offline: the first hand scored {time.monotonic() - started:.1f} s after the page opened")
+    photograph(page, "calculator-offline")
+
+    # A typo gets the message the server gives for it.
+    page.locator("input[name=concealed]").fill("1112223334445x")
+    expect(result.locator(".alert strong")).to_have_text("这手牌无法计算")
+    expect(result.locator(".alert p")).to_have_text(
+        work_out({"concealed": "1112223334445x"}, "zh-hans")[1].error
+    )
+
+    page.context.set_offline(False)
+    page.locator(".langswitch button").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.context.set_offline(True)
+    page.reload()
+    tap_tiles(page, "1s 1s 2s 2s 2s 3s 3s 3s 4s 5s 6s 9s 9s 9s")
+    expect(result.locator(".result__offline")).to_have_text("Scored offline", timeout=OFFLINE_READY_MS)
+    expect(result).to_contain_text("Full flush")
+    expect(result.locator(".verdict__fan")).to_contain_text("3 fan")
+    photograph(page, "calculator-offline-en")
     page.context.set_offline(False)

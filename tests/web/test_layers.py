@@ -84,10 +84,12 @@ def test_the_scan_catches_a_page_app_importing_another(tmp_path):
 
 def test_every_value_of_the_engines_closed_sets_has_the_players_word():
     from calculator.engine import WinBy
-    from calculator.hand_input import WIN_BY_LABELS
+    from calculator.hand_input import WIN_BY
+    from calculator.views import WIN_BY_LABELS
     from settlement.engine import DrawStatus, EventKind, KongKind, Reason
     from web.entry.explain import EVENT_LABELS, KONG_LABELS, REASON_LABELS, STATUS_LABELS
-    from web.tiles import MELD_LABELS, MELD_TEXT, MeldKind
+    from web.notation import MELD_TEXT
+    from web.tiles import MELD_LABELS, MeldKind
 
     for labels, values in (
         (REASON_LABELS, Reason),
@@ -97,5 +99,6 @@ def test_every_value_of_the_engines_closed_sets_has_the_players_word():
         (MELD_LABELS, MeldKind),
         (MELD_TEXT, MeldKind),
         (WIN_BY_LABELS, WinBy),
+        (WIN_BY, WinBy),
     ):
         assert set(labels) == set(values)

@@ -28,8 +28,8 @@ from calculator.engine import (
     fan_of_pattern,
 )
 from settlement.engine import NEAR_THE_END, DrawStatus, EventKind, KongKind
+from web.notation import melds_payload, parse_melds, tile_names
 from web.seats import SEATS, seat_number
-from web.tiles import melds_payload, parse_melds, tile_names
 
 EVENT_KINDS = tuple(EventKind)
 # The kinds in the order players meet them (暗杠 / 弯杠 / 明杠), not the engine's.

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from calculator.engine import PATTERN_BY_KEY, Rules
 from settlement.engine import DrawStatus, EventKind, KongKind, Reason
-from web.language import in_language
+from web.names import in_language
 
 from .events import TILES_LEFT_NOT_COUNTED, QuickEntry, notes_of, win_situation
 

@@ -27,7 +27,8 @@ from django.utils.translation import gettext as _
 from calculator.engine import PATTERN_BY_KEY, EngineError
 from settlement.engine import NEAR_THE_END, robbed_kong_voided, settle_from_payload
 from web.htmx import HtmxHttpRequest
-from web.language import in_language, page_language
+from web.language import page_language
+from web.names import in_language
 from web.seats import SEATS, SeatChoices, SeatView, seat_choices
 from web.tiles import meld_tools, picker_config_json, picker_rows
 

@@ -227,3 +227,18 @@ def test_the_queries_do_not_grow_with_the_hands(client, owner, django_assert_num
     with django_assert_num_queries(7):
         page = chart(client, session)
     assert len(page.context["rows"]) == hands
+
+
+def test_a_hand_whose_coins_were_settled_again_keeps_its_points(client, owner):
+    """Correcting hand 1 re-settles the coins of hand 2 (a new version, its points rows untouched): hand 2's
+    win still counts, with the points its winner took."""
+    coins = {"room_coefficient": 100, "starting_balances": [1000] * 4}
+    _group, session = make_table(owner, group_name="coins", coins=coins)
+    first, second = record(owner, session, SELF_DRAW_B, KONG_THEN_GANG_SHANG_PAO)
+    services.round_correct(actor=owner, round_=first, body=DRAW_WITH_PIG)
+    second.refresh_from_db()
+    assert second.version == 2 and not second.voided  # the re-coined version
+    page = chart(client, session)
+    assert [(hand.number, hand.winner, hand.points) for hand in page.context["big_hands"]] == [(2, "阿美", 2)]
+    assert table_rows(page) == expected_rows(session)
+    assert [row.corrected for row in page.context["rows"]] == [True, False]  # re-coined is not 改过
