@@ -1,9 +1,10 @@
 """One shape for every API error, whichever layer found it.
 
-``{"field": "concealed", "detail": "...", "detail_zh": "...", "errors": {"concealed": ["..."]}}`` (plus
-``"event"`` when a round's event is at fault). Engine errors, serializer errors, malformed or oversized
-bodies, and DRF's own refusals (401, 403, 404, 405, 415, 429...) all come out this way, each with its own
-status, so a client needs one parser.
+``{"field": "concealed", "detail": "...", "detail_zh": "...", "errors": {"concealed": ["..."]},
+"code": "..."}`` (plus ``"event"`` before ``code`` when a round's event is at fault). Engine errors,
+serializer errors, malformed or oversized bodies, and DRF's own refusals (401, 403, 404, 405, 415,
+429...) all come out this way, each with its own status, so a client needs one parser and may switch on
+``code``. The refusals the API words itself are in ``MESSAGES``, the engines' catalogue's shape.
 """
 
 from collections.abc import Mapping
@@ -16,36 +17,58 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from calculator.engine import EngineError
+from calculator.engine import Catalogue, EngineError, Message
 
-# DRF's refusals: the field they concern and fixed messages, English and Chinese. DRF words its own in the
-# request's language and a 404 names the model ("No Session matches the given query."): neither belongs in
-# ``detail``, which is English like every other ``detail``.
-REFUSALS: Mapping[type[exceptions.APIException], tuple[str, str, str]] = {
-    exceptions.NotAuthenticated: (
-        "credentials",
-        "Authentication credentials were not provided.",
-        "未登录：身份认证信息未提供。",
+MESSAGES: Catalogue = {
+    # DRF's refusals, by DRF's own codes, with fixed words: DRF words its own in the request's language and
+    # a 404 names the model ("No Session matches the given query."): neither belongs in ``detail``, which
+    # is English like every other ``detail``.
+    "not_authenticated": Message(
+        "Authentication credentials were not provided.", "未登录：身份认证信息未提供。"
     ),
-    exceptions.AuthenticationFailed: (
-        "credentials",
+    "authentication_failed": Message(
         "The credentials are not valid (user name, password or token).",
         "身份认证失败：用户名、密码或令牌不正确。",
     ),
-    exceptions.PermissionDenied: (
-        "permission",
-        "You do not have permission to perform this action.",
-        "没有权限执行此操作。",
+    "permission_denied": Message(
+        "You do not have permission to perform this action.", "没有权限执行此操作。"
     ),
-    exceptions.NotFound: ("path", "Not found.", "找不到该对象。"),
-    exceptions.MethodNotAllowed: ("method", "This method is not allowed here.", "方法不允许。"),
-    exceptions.NotAcceptable: ("accept", "Only JSON can be answered.", "只能以 JSON 应答。"),
-    exceptions.UnsupportedMediaType: (
-        "content_type",
+    "not_found": Message("Not found.", "找不到该对象。"),
+    "method_not_allowed": Message("This method is not allowed here.", "方法不允许。"),
+    "not_acceptable": Message("Only JSON can be answered.", "只能以 JSON 应答。"),
+    "unsupported_media_type": Message(
         "Unsupported media type: send JSON (application/json).",
         "不支持的媒体类型：请用 JSON。",
     ),
-    exceptions.Throttled: ("body", "Too many requests: try again later.", "请求太频繁，请稍后再试。"),
+    "throttled": Message("Too many requests: try again later.", "请求太频繁，请稍后再试。"),
+    # Any other refusal of DRF's, in its own words.
+    "refused": Message("{words}", "{words}"),
+    "body_not_json": Message("The body is not valid JSON: {detail}", "请求体不是有效的 JSON。"),
+    "body_too_large": Message("The body is too large.", "请求体太大。"),
+    "server_error": Message("Server error: the request was not completed.", "服务器出错，请求未完成。"),
+    "locked_out": Message(
+        "Too many wrong passwords for this user name from this address: try again in {minutes} minutes.",
+        "该用户名在此地址密码错误次数过多，请 {minutes} 分钟后再试。",
+    ),
+}
+
+
+class ApiRefusal(EngineError):
+    """A refusal the API words itself (``MESSAGES``), in the engines' error shape."""
+
+    catalogue = MESSAGES
+
+
+# DRF's refusals as the API answers them: their code and the field they concern.
+REFUSALS: Mapping[type[exceptions.APIException], ApiRefusal] = {
+    exceptions.NotAuthenticated: ApiRefusal("not_authenticated", field="credentials"),
+    exceptions.AuthenticationFailed: ApiRefusal("authentication_failed", field="credentials"),
+    exceptions.PermissionDenied: ApiRefusal("permission_denied", field="permission"),
+    exceptions.NotFound: ApiRefusal("not_found", field="path"),
+    exceptions.MethodNotAllowed: ApiRefusal("method_not_allowed", field="method"),
+    exceptions.NotAcceptable: ApiRefusal("not_acceptable", field="accept"),
+    exceptions.UnsupportedMediaType: ApiRefusal("unsupported_media_type", field="content_type"),
+    exceptions.Throttled: ApiRefusal("throttled", field="body"),
 }
 
 # DRF's validation messages by code, in Chinese (the serializers add no messages of their own).
@@ -78,14 +101,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(safe(exc.to_dict()), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, exceptions.ParseError):
         return Response(
-            safe(error_body("body", f"The body is not valid JSON: {exc.detail}", "请求体不是有效的 JSON。")),
-            status=status.HTTP_400_BAD_REQUEST,
+            safe(error_body("body_not_json", "body", detail=exc.detail)), status=status.HTTP_400_BAD_REQUEST
         )
     if isinstance(exc, RequestDataTooBig):
-        return Response(
-            error_body("body", "The body is too large.", "请求体太大。"),
-            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-        )
+        return Response(error_body("body_too_large", "body"), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -112,8 +131,7 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: a crash under ``/api/`` is still JSON a client can parse (no traceback, no HTML)."""
     if under_api(request):
-        body = error_body("body", "Server error: the request was not completed.", "服务器出错，请求未完成。")
-        return _json(body, status.HTTP_500_INTERNAL_SERVER_ERROR)
+        return _json(error_body("server_error", "body"), status.HTTP_500_INTERNAL_SERVER_ERROR)
     return defaults.server_error(request)
 
 
@@ -123,19 +141,22 @@ def _json(body: dict[str, Any], status_code: int) -> JsonResponse:
     )
 
 
-def error_body(field: str, message: str, message_zh: str | None = None) -> dict[str, Any]:
-    return EngineError(field, message, message_zh).to_dict()
+def error_body(code: str, field: str, **params: object) -> dict[str, Any]:
+    """The body of the API's own refusal ``code`` (``MESSAGES``) about ``field``."""
+    return ApiRefusal(code, field=field, **params).to_dict()
 
 
 def refusal_body(exc: exceptions.APIException, data: Any) -> dict[str, Any]:
     """A DRF refusal (401, 403, 404, 405, ...) in the one shape, with fixed English and Chinese. A refusal
-    worded by the project itself (``PermissionDenied("Your role ...")``) keeps its own words."""
+    worded by the project itself (``Forbidden("role_forbids")``) keeps its own words."""
     message = str(data.get("detail", "")) if isinstance(data, Mapping) else str(data)
-    for kind, (field, english, chinese) in REFUSALS.items():
+    for kind, refusal in REFUSALS.items():
         if isinstance(exc, kind):
-            own = kind is exceptions.PermissionDenied and message and message != str(kind.default_detail)
-            return error_body(field, message if own else english, chinese)
-    return error_body("body", message or str(exc.default_detail))
+            body = refusal.to_dict()
+            if kind is exceptions.PermissionDenied and message and message != str(kind.default_detail):
+                body |= {"detail": message, "errors": {refusal.field: [message]}}
+            return body
+    return error_body("refused", "body", words=message or str(exc.default_detail))
 
 
 def _as_api_exception(exc: Exception) -> exceptions.APIException:
@@ -158,8 +179,9 @@ def validation_body(detail: Any) -> dict[str, Any]:
     codes: dict[str, str] = {}
     _flatten(detail, "", errors, codes)
     field, messages = next(iter(errors.items()), ("body", ["Invalid input."]))
+    code = codes.get(field) or "invalid"
     message_zh = VALIDATION_ZH.get(codes.get(field, ""), messages[0])
-    return {"field": field, "detail": messages[0], "detail_zh": message_zh, "errors": errors}
+    return {"field": field, "detail": messages[0], "detail_zh": message_zh, "errors": errors, "code": code}
 
 
 def _flatten(detail: Any, prefix: str, errors: dict[str, list[str]], codes: dict[str, str]) -> None:
@@ -215,4 +237,9 @@ class ErrorSerializer(serializers.Serializer):
         required=False,
         help_text="When one event of a round is at fault (settle, a round recorded or corrected): its "
         "index in the round's events.",
+    )
+    code = serializers.CharField(
+        help_text="What is wrong as a stable code (fifth_copy, player_has_won, session_closed, not_found...; "
+        "a serializer's refusal gives DRF's own: required, invalid...; docs/errors.md lists every one): a "
+        "client may switch on it, the words may change."
     )

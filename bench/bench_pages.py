@@ -111,6 +111,7 @@ def measure() -> list[dict[str, Any]]:
         (anonymous, "/offline/"),
         (member, "/home/"),
         (member, f"/groups/{group.pk}/"),
+        (member, f"/groups/{group.pk}/stats/"),
         (member, f"/groups/{group.pk}/start/"),
         (member, "/password/"),
         (member, f"/sessions/{session.pk}/"),

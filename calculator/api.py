@@ -117,6 +117,7 @@ SCORE_EXAMPLES = [
             "detail": "'x' at position 4 is not a tile.",
             "detail_zh": "第 4 个字符“x”不是牌。",
             "errors": {"concealed": ["'x' at position 4 is not a tile."]},
+            "code": "not_a_tile",
         },
         response=True,
         status=400,

@@ -15,7 +15,7 @@ from api.hand_shapes import (
     rules_field,
     void_suit_field,
 )
-from calculator.engine import PATTERN_BY_KEY, WinBy
+from calculator.engine import PATTERN_BY_KEY, REASON_CODES, WinBy
 
 
 def _void_suit() -> serializers.ChoiceField:
@@ -94,7 +94,7 @@ class ScoreResultSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, help_text="Why the hand does not win (win false only).")
     reason_zh = serializers.CharField(required=False, help_text="The reason in Chinese (win false only).")
     reason_code = serializers.ChoiceField(
-        choices=["three_suits", "void_suit", "no_shape"],
+        choices=list(REASON_CODES),
         required=False,
         help_text="The reason as a stable code (win false only).",
     )

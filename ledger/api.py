@@ -27,10 +27,10 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from api.errors import ErrorSerializer
-from calculator.engine import EngineError, request_object
+from calculator.engine import request_object
 
-from . import group_file, selectors, services, tokens
-from .errors import HandConflict
+from . import group_file, selectors, services, statistics, tokens
+from .errors import HandConflict, LedgerError
 from .models import MAX_KEY_LENGTH, WRITER_ROLES, LedgerEntry, Membership, RoundVersion, Session
 from .serializers import (
     ROUND_BODY_EXAMPLE,
@@ -189,7 +189,7 @@ class TokenView(APIView):
         body = _body(AuthTokenRequestSerializer, request)
         user = authenticate(request._request, username=body["username"], password=body["password"])
         if user is None:
-            raise EngineError("password", "Wrong user name or password.", "用户名或密码错误。")
+            raise LedgerError("wrong_password", field="password")
         return Response({"token": tokens.token_issue(user=user).key})
 
     @extend_schema(
@@ -470,19 +470,22 @@ class StandingsView(APIView):
     )
     def get(self, request: Request, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
-        return Response({"group": group.pk, "standings": selectors.group_standings(group)})
+        return Response({"group": group.pk, "standings": statistics.group_standings(group)})
 
 
 class StatisticsView(APIView):
     @extend_schema(
         tags=["groups"],
-        summary="Per-player statistics: wins, self-draws, deal-ins, biggest fan, kong points, per session",
+        summary="Per-player statistics (wins, self-draws, deal-ins, the biggest hand, kong money, "
+        "花猪, 查叫, net per session) and the standings session by session",
         parameters=[GROUP_ID],
         responses={200: StatisticsSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
-        return Response({"group": group.pk, "players": selectors.group_statistics(group)})
+        figures = statistics.group_statistics(group)
+        body = {"group": group.pk, "players": figures.players, "sessions": figures.sessions}
+        return Response(StatisticsSerializer(body).data)
 
 
 # --- sessions --------------------------------------------------------------------------------------------
@@ -677,11 +680,7 @@ def _idempotency_key(request: Request) -> str | None:
     if key is None:
         return None
     if not key.strip() or len(key) > MAX_KEY_LENGTH:
-        raise EngineError(
-            "Idempotency-Key",
-            f"The Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
-            f"Idempotency-Key 须为 1 到 {MAX_KEY_LENGTH} 个字符。",
-        )
+        raise LedgerError("idempotency_key_length", field="Idempotency-Key", maximum=MAX_KEY_LENGTH)
     return key
 
 

@@ -25,8 +25,7 @@ points (base 1,000 at the 64-fold cap), both rows of each, move about 3.1 * 10**
 
 from __future__ import annotations
 
-from calculator.engine import EngineError
-
+from .errors import LedgerError
 from .models import Group, Session
 
 MAX_SESSION_POINTS = 9 * 10**10
@@ -45,29 +44,12 @@ def check_session(session: Session, field: str) -> None:
     """Refuse (400 on ``field``) a write that has just taken the session past a bound."""
     points, coins = moved(session)
     if points > MAX_SESSION_POINTS:
-        raise EngineError(
-            field,
-            f"This would bring the points moved in this session to {points:,}, more than one session holds "
-            f"({MAX_SESSION_POINTS:,}): check the fan and the base points, or start a new session.",
-            f"这样本场累计流转的分数将达到 {points:,}，超过一场可记录的上限（{MAX_SESSION_POINTS:,}）："
-            "请检查番数和底分，或开始新的一场。",
-        )
+        raise LedgerError("session_points_bound", field=field, points=points, maximum=MAX_SESSION_POINTS)
     if coins > MAX_SESSION_COINS:
-        raise EngineError(
-            field,
-            f"This would bring the coins moved in this session to {coins:,}, more than one session holds "
-            f"({MAX_SESSION_COINS:,}): start a new session.",
-            f"这样本场累计流转的游戏币将达到 {coins:,}，"
-            f"超过一场可记录的上限（{MAX_SESSION_COINS:,}）：请开始新的一场。",
-        )
+        raise LedgerError("session_coins_bound", field=field, coins=coins, maximum=MAX_SESSION_COINS)
 
 
 def check_group(group: Group) -> None:
     """Refuse (400 on ``name``) a new session beyond the group's last one."""
     if Session.objects.filter(group=group).count() >= MAX_GROUP_SESSIONS:
-        raise EngineError(
-            "name",
-            f"This group already has {MAX_GROUP_SESSIONS:,} sessions, the most one group holds: "
-            "start a new group.",
-            f"本组已有 {MAX_GROUP_SESSIONS:,} 场，达到一个组的上限：请新建一个组。",
-        )
+        raise LedgerError("group_sessions_bound", field="name", maximum=MAX_GROUP_SESSIONS)

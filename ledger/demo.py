@@ -1,7 +1,8 @@
-"""The demo table that ``manage.py load_demo`` records: a Friday-night session of a dozen varied hands.
+"""The demo table that ``manage.py load_demo`` records: a Friday-night session of a dozen varied hands,
+after two earlier Fridays (closed), so the group's statistics have standings to draw.
 
-Seats: 0 小王, 1 小李, 2 阿美, 3 老张. Some wins are given as tiles (the engine scores them), others by
-their fan, as a scorekeeper would enter them.
+Tonight's seats: 0 小王, 1 小李, 2 阿美, 3 老张. Some wins are given as tiles (the engine scores them),
+others by their fan, as a scorekeeper would enter them.
 """
 
 from typing import Any
@@ -15,13 +16,13 @@ RULES = {"preset": "chengdu"}
 COINS = {"room_coefficient": 100, "starting_balances": [20000, 20000, 20000, 20000]}
 
 
-def _win(frm: int | None, *winners: tuple[int, Any], **flags: Any) -> dict[str, Any]:
-    """A win event; each winner is (seat, fan) or (seat, hand)."""
+def _win(discarder: int | None, *winners: tuple[int, Any], **flags: Any) -> dict[str, Any]:
+    """A win event on ``discarder``'s tile (None: a self-draw); each winner is (seat, fan) or (seat, hand)."""
     listed = [
         {"player": seat, "fan": how} if isinstance(how, int) else {"player": seat, "hand": how}
         for seat, how in winners
     ]
-    return {"type": "win", "from": frm, "winners": listed, **flags}
+    return {"type": "win", "from": discarder, "winners": listed, **flags}
 
 
 ROUNDS: tuple[dict[str, Any], ...] = (
@@ -116,6 +117,113 @@ ROUNDS: tuple[dict[str, Any], ...] = (
         "dealer": 3,
         "events": [_win(None, (3, 5)), _win(0, (1, 2)), _win(None, (2, 1))],
     },
+)
+
+# Two earlier evenings, recorded and closed before tonight's: (name, who sat where as indices into PLAYERS,
+# the rounds), seats in each round numbered as in that evening.
+EARLIER: tuple[tuple[str, tuple[int, ...], tuple[dict[str, Any], ...]], ...] = (
+    (
+        "上上周五",
+        (2, 0, 3, 1),  # 阿美 小王 老张 小李
+        (
+            {  # seat 2 self-draws a 清对 from tiles; seat 0 wins on seat 3's discard; seat 1 self-draws
+                "dealer": 0,
+                "events": [
+                    _win(None, (2, {"concealed": "111p333p555p777p9p", "win_tile": "9p"})),
+                    _win(3, (0, 1)),
+                    _win(None, (1, 2)),
+                ],
+            },
+            {  # 流局: seat 3 a flower pig, seat 1 not ready
+                "dealer": 2,
+                "events": [
+                    {
+                        "type": "draw",
+                        "players": [
+                            {"player": 0, "status": "ready", "fan": 2},
+                            {"player": 1, "status": "not_ready"},
+                            {"player": 2, "status": "ready", "fan": 1},
+                            {"player": 3, "status": "huazhu"},
+                        ],
+                    }
+                ],
+            },
+            {  # seat 1 暗杠 then 杠上花; seats 3 and 2 win on seat 0's discards
+                "dealer": 2,
+                "events": [
+                    {"type": "kong", "player": 1, "kind": "concealed", "tile": "6s"},
+                    _win(None, (1, 3), after_kong=True),
+                    _win(0, (3, 2)),
+                    _win(0, (2, 1)),
+                ],
+            },
+            {  # 一炮多响 off seat 3: seat 1's 对对胡 from tiles and seat 2's 1 fan; seat 0 self-draws
+                "dealer": 3,
+                "events": [
+                    _win(3, (1, {"concealed": "111m222m444m333p9p", "win_tile": "9p"}), (2, 1)),
+                    _win(None, (0, 2)),
+                ],
+            },
+            {  # seat 0 直杠 off seat 2, then self-draws a 龙七对 from tiles; two small wins follow
+                "dealer": 1,
+                "events": [
+                    {"type": "kong", "player": 0, "kind": "direct", "tile": "4s", "from": 2},
+                    _win(None, (0, {"concealed": "11222244p55779m", "win_tile": "9m"})),
+                    _win(3, (1, 1)),
+                    _win(None, (3, 1)),
+                ],
+            },
+        ),
+    ),
+    (
+        "上周五",
+        (1, 3, 0, 2),  # 小李 老张 小王 阿美
+        (
+            {  # seat 3 self-draws a 带幺九 from tiles; seats 2 and 0 win on seat 1's discards
+                "dealer": 0,
+                "events": [
+                    _win(None, (3, {"concealed": "111222333m789p9p", "win_tile": "9p"})),
+                    _win(1, (2, 2)),
+                    _win(1, (0, 1)),
+                ],
+            },
+            {  # seat 2 弯杠, then 杠上炮: seat 0 wins on his next discard and takes the kong money
+                "dealer": 3,
+                "events": [
+                    {"type": "kong", "player": 2, "kind": "added", "tile": "5m"},
+                    _win(2, (0, 2), after_kong=True),
+                    _win(None, (1, 2)),
+                    _win(2, (3, 1)),
+                ],
+            },
+            {  # 流局: seat 1 a flower pig, seat 0 not ready
+                "dealer": 0,
+                "events": [
+                    {
+                        "type": "draw",
+                        "players": [
+                            {"player": 0, "status": "not_ready"},
+                            {"player": 1, "status": "huazhu"},
+                            {"player": 2, "status": "ready", "fan": 3},
+                            {"player": 3, "status": "ready", "fan": 1},
+                        ],
+                    }
+                ],
+            },
+            {  # seat 0 self-draws a 清一色 from tiles; seats 3 and 1 win on seat 2's discards
+                "dealer": 0,
+                "events": [
+                    _win(None, (0, {"concealed": "11s333s222s456s99s", "win_tile": "9s"})),
+                    _win(2, (3, 1)),
+                    _win(2, (1, 2)),
+                ],
+            },
+            {  # 一炮多响 off seat 1 for seats 0 and 3; seat 2 self-draws
+                "dealer": 0,
+                "events": [_win(1, (0, 2), (3, 3)), _win(None, (2, 1))],
+            },
+        ),
+    ),
 )
 
 # (round position, corrected body): the scorekeeper fixes 阿美's fan in the 一炮多响 round.

@@ -1,64 +1,242 @@
-"""The ledger's refusals that are not bad input: a closed session, a reused idempotency key, a hand in
-progress changed by someone else.
+"""The ledger's refusals, worded once in its catalogue (the engines' ``Message`` shape, their mechanism).
 
-They carry the same body shape as ``EngineError.to_dict()`` (field, detail, detail_zh, errors), so a
-client parses every error of the API one way.
+Three kinds, one catalogue:
+
+- ``LedgerError``: bad input a service refuses (a 400 naming the field), an ``EngineError`` of the
+  ledger's own codes, so pages and the API treat it as they treat the engines' errors;
+- ``LedgerRefusal``: a write refused for the state things are in, not for its input (a closed session, a
+  reused idempotency key, a hand in progress changed by someone else), a 409, 410 or 422;
+- ``Forbidden``: a role that does not allow the write (a 403).
+
+Each carries the body of ``EngineError.to_dict()`` (field, detail, detail_zh, errors, code), so a client
+parses every error of the API one way and may switch on ``code``; each code is in this catalogue or in the
+engines', never in both (a test checks).
 """
 
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
+from calculator.engine import Catalogue, EngineError, Message
+
+MESSAGES: Catalogue = {
+    # ---- accounts, members, invitations (``services``, ``tokens``, ``api``)
+    "username_missing": Message("Choose a user name.", "请填写用户名。"),
+    "username_taken": Message("This user name is taken.", "该用户名已被使用。"),
+    # Django's password validators word their verdict themselves, in each language.
+    "password_refused": Message("{reason}", "{reason_zh}"),
+    "wrong_password": Message("Wrong user name or password.", "用户名或密码错误。"),
+    "token_expired": Message(
+        "The token has expired: log in again (POST /api/v1/auth/token/) for a new one.",
+        "令牌已过期：请重新登录以获取新令牌。",
+    ),
+    "no_such_account": Message("No account is called {username!r}.", "没有名为 {username!r} 的账号。"),
+    "already_invited": Message("{username} has already been invited.", "已经邀请过 {username}。"),
+    "already_a_member_named": Message("{username} is already a member.", "{username} 已经是成员。"),
+    "already_a_member": Message("Already a member.", "已经是成员。"),
+    "role_unknown": Message("role must be one of {choices}.", "角色只能是 owner、scorekeeper 或 viewer。"),
+    "last_owner": Message("A group needs at least one owner.", "每个组至少要有一位组长（owner）。"),
+    "role_forbids": Message("Your role in this group does not allow this.", "你在本组的角色无权执行此操作。"),
+    "only_the_invited_accepts": Message("Only the account invited can accept.", "只有被邀请的账号才能接受。"),
+    "invitation_answered": Message("This invitation has already been answered.", "这个邀请已经答复过了。"),
+    "invite_role": Message("role must be viewer or scorekeeper.", "角色只能是 viewer 或 scorekeeper。"),
+    "invite_hours": Message(
+        "expires_in_hours must be a whole number from 1 to {maximum}.",
+        "有效时长须为 1 到 {maximum} 之间的整数（小时）。",
+    ),
+    "viewer_link_does_not_join": Message(
+        "A viewer link shows the table; it does not join the group.",
+        "观看链接只能观看，不能加入本组。",
+    ),
+    "invite_revoked": Message("This invite link was revoked.", "这个邀请链接已被撤销。"),
+    "invite_expired": Message("This invite link has expired.", "这个邀请链接已过期。"),
+    # ---- groups, players, sessions
+    "text_length": Message(
+        "{name} must be 1 to {maximum} characters.", "{name} 须为 1 到 {maximum} 个字符。"
+    ),
+    "player_name_taken": Message(
+        "There is already a player called {name} in this group.",
+        "本组已有名为 {name} 的玩家。",
+    ),
+    "player_names": Message("Name the four players, in seat order.", "请按座位顺序填写四位玩家。"),
+    "player_ids": Message("Give exactly four player ids, in seat order.", "请按座位顺序给出四位玩家。"),
+    "players_not_different": Message("The four players must be different.", "四位玩家不能重复。"),
+    "not_a_player_id": Message("{value!r} is not a player id.", "{value!r} 不是玩家编号。"),
+    "no_such_player": Message("No player {value} in this group.", "本组没有玩家 {value}。"),
+    "session_coins": Message("coins must be an object or null.", "coins 必须是对象或 null。"),
+    "session_room_coefficient": Message(
+        "The room coefficient must be a whole number from 1 to {maximum}.",
+        "房间倍数必须是 1 到 {maximum} 的整数。",
+    ),
+    "starting_balances": Message(
+        "Give four starting coin balances, whole numbers of 0 or more.",
+        "请给出四个起始游戏币余额（不小于 0 的整数）。",
+    ),
+    "session_points_bound": Message(
+        "This would bring the points moved in this session to {points:,}, more than one session holds "
+        "({maximum:,}): check the fan and the base points, or start a new session.",
+        "这样本场累计流转的分数将达到 {points:,}，超过一场可记录的上限（{maximum:,}）："
+        "请检查番数和底分，或开始新的一场。",
+    ),
+    "session_coins_bound": Message(
+        "This would bring the coins moved in this session to {coins:,}, more than one session holds "
+        "({maximum:,}): start a new session.",
+        "这样本场累计流转的游戏币将达到 {coins:,}，超过一场可记录的上限（{maximum:,}）：请开始新的一场。",
+    ),
+    "group_sessions_bound": Message(
+        "This group already has {maximum:,} sessions, the most one group holds: start a new group.",
+        "本组已有 {maximum:,} 场，达到一个组的上限：请新建一个组。",
+    ),
+    "session_closed": Message(
+        "This session is closed: it takes no new rounds or corrections.",
+        "本场已结束，不能再记录或更正。",
+    ),
+    # ---- rounds and the hand in progress
+    "dealer_seat": Message("dealer must be a seat from 0 to 3.", "庄家必须是 0 到 3 的座位号。"),
+    "unstorable_text": Message(
+        "Text may not contain a NUL character or a lone surrogate.",
+        "文本中不能含有 NUL 字符或孤立的代理码位。",
+    ),
+    "transfer_too_large": Message(
+        "This event moves {points} points in one payment, more than the ledger stores ({maximum}): check the "
+        "fan and the base points.",
+        "这一事件单笔 {points} 分，超过账本可记录的上限（{maximum}），请检查番数和底分。",
+    ),
+    "too_many_notes": Message("There are more notes than events.", "备注比记录多。"),
+    "note_too_long": Message(
+        "note must be text of at most {maximum} characters.",
+        "备注须为不超过 {maximum} 个字符的文本。",
+    ),
+    "revision_not_whole": Message(
+        "revision must be the whole number the hand was read with.",
+        "revision 必须是读取这一手时得到的整数。",
+    ),
+    "idempotency_key_length": Message(
+        "The Idempotency-Key must be 1 to {maximum} characters.",
+        "Idempotency-Key 须为 1 到 {maximum} 个字符。",
+    ),
+    "idempotency_key_reused": Message(
+        "This Idempotency-Key was already used for a different round in this session: send a new key for a "
+        "new round.",
+        "这个 Idempotency-Key 已用于本场的另一局：新的一局请使用新的 key。",
+    ),
+    "round_voided": Message(
+        "This round was voided: it can no longer be corrected.",
+        "这一局已作废，不能再更正。",
+    ),
+    "round_changed": Message(
+        "Someone else changed this hand while you were correcting it: here it is as it stands now.",
+        "你更正期间这一手已被别人改过，下面是它现在的样子。",
+    ),
+    "hand_changed": Message(
+        "Someone else changed this hand in the meantime: here it is as it stands now.",
+        "这一手刚被别人改过，下面是最新的情况。",
+    ),
+    "nothing_to_undo": Message(
+        "This hand has no event to undo; a finished hand is corrected from the history.",
+        "这一手还没有可撤销的记录；已结束的一手请在历史里更正。",
+    ),
+    "nothing_to_redo": Message("There is no undone event to redo.", "没有可重做的记录。"),
+    "hand_started": Message(
+        "The dealer and void suits are set before the hand's first event: undo its events first.",
+        "庄家和定缺要在这一手的第一条记录之前设定：请先撤销已记录的内容。",
+    ),
+    # ---- a group file (``group_file``)
+    "not_a_group_file": Message('This is not a group file: "format" must be "{format}".', "这不是组文件。"),
+    "group_file_version": Message(
+        "This server reads group files of version {version}; got {value!r}.",
+        "本服务器只能读取第 {version} 版的组文件，收到 {value!r}。",
+    ),
+    "file_not_an_object": Message("{path} must be an object.", "{path} 必须是对象。"),
+    "file_not_a_list": Message("{path} must be a list.", "{path} 必须是列表。"),
+    "file_not_whole": Message("{path} must be a whole number.", "{path} 必须是整数。"),
+    "file_not_a_moment": Message(
+        "{path} must be a date and time with its offset.",
+        "{path} 必须是带时区的日期时间。",
+    ),
+    "file_player_twice": Message("Player id {value} appears twice.", "玩家编号 {value} 重复。"),
+    "file_no_such_player": Message("No such player in the file.", "文件中没有这位玩家。"),
+    "file_round_positions": Message(
+        "Rounds must be numbered 1, 2, 3 … in order.", "局号必须按 1、2、3 … 排列。"
+    ),
+    "file_version_numbers": Message(
+        "A round's versions are numbered 1, 2, 3 …, and only the first is recorded.",
+        "每局的版本须按 1、2、3 … 编号，且只有第一版是记录（recorded）。",
+    ),
+    "file_version_kind": Message("Unknown kind {value!r}.", "未知的版本类型 {value!r}。"),
+    "file_round_without_versions": Message("A round has at least one version.", "每局至少有一个版本。"),
+    "file_sequence_shared": Message("Two versions share one sequence number.", "两个版本的序号相同。"),
+    "file_rounds_out_of_order": Message("Rounds are recorded in position order.", "各局须按局号顺序记录。"),
+    "file_changed_before_recorded": Message(
+        "A round is changed before it is recorded.",
+        "某局在记录之前就被修改。",
+    ),
+    "file_idempotency_key": Message(
+        "An idempotency key is 1 to {maximum} printable characters, or null.",
+        "idempotency_key 须为 1 到 {maximum} 个可打印字符，或为 null。",
+    ),
+    "file_figures_differ": Message(
+        "The file's figures differ from a replay of its hands, which gives {replayed}: nothing was imported.",
+        "文件中的数字与重算各手牌的结果不一致（重算得到 {replayed_zh}）：未导入任何内容。",
+    ),
+}
+
+
+class LedgerError(EngineError):
+    """Input a service refuses (a 400 naming the field), worded by the ledger's catalogue."""
+
+    catalogue = MESSAGES
+
 
 class LedgerRefusal(APIException):
+    """A write the state of the ledger refuses; the API answers ``status_code`` with the error's body."""
+
     status_code = status.HTTP_409_CONFLICT
 
-    def __init__(self, field: str, message: str, message_zh: str):
+    def __init__(self, code: str, field: str) -> None:
         super().__init__()
-        self.field = field
-        self.message = message
-        self.message_zh = message_zh
-        self.detail = {
-            "field": field,
-            "detail": message,
-            "detail_zh": message_zh,
-            "errors": {field: [message]},
-        }
+        self.error = LedgerError(code, field=field)
+        self.detail = self.error.to_dict()
 
     def __str__(self) -> str:
-        return self.message
+        return self.error.message
 
     def localized(self, language: str) -> str:
         """The message in ``language`` (a Django language code), as ``EngineError.localized`` gives it."""
-        return self.message_zh if language.lower().startswith("zh") else self.message
+        return self.error.localized(language)
+
+
+class Forbidden(PermissionDenied):
+    """The actor's role does not allow the write (403). Its words are both languages in one sentence, as
+    the API has always answered a role refusal; a page shows the one of its language."""
+
+    def __init__(self, code: str) -> None:
+        self.error = LedgerError(code, field="permission")
+        super().__init__(f"{self.error.message} {self.error.message_zh}")
+
+    def localized(self, language: str) -> str:
+        return self.error.localized(language)
 
 
 class SessionClosedError(LedgerRefusal):
     """A closed session takes no new rounds, corrections or voids."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "session",
-            "This session is closed: it takes no new rounds or corrections.",
-            "本场已结束，不能再记录或更正。",
-        )
+        super().__init__("session_closed", "session")
 
 
 class RoundVoidedError(LedgerRefusal):
     def __init__(self) -> None:
-        super().__init__(
-            "round", "This round was voided: it can no longer be corrected.", "这一局已作废，不能再更正。"
-        )
+        super().__init__("round_voided", "round")
 
 
 class StaleRoundError(LedgerRefusal):
     """A correction made on a version of the round that is no longer its current one."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "version",
-            "Someone else changed this hand while you were correcting it: here it is as it stands now.",
-            "你更正期间这一手已被别人改过，下面是它现在的样子。",
-        )
+        super().__init__("round_changed", "version")
 
 
 class IdempotencyKeyReusedError(LedgerRefusal):
@@ -67,25 +245,18 @@ class IdempotencyKeyReusedError(LedgerRefusal):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
 
     def __init__(self) -> None:
-        super().__init__(
-            "Idempotency-Key",
-            "This Idempotency-Key was already used for a different round in this session: "
-            "send a new key for a new round.",
-            "这个 Idempotency-Key 已用于本场的另一局：新的一局请使用新的 key。",
-        )
+        super().__init__("idempotency_key_reused", "Idempotency-Key")
 
 
 class InvitationAnsweredError(LedgerRefusal):
     """An invitation to a group is answered once: accepted or declined, it cannot be answered again."""
 
     def __init__(self) -> None:
-        super().__init__("invitation", "This invitation has already been answered.", "这个邀请已经答复过了。")
+        super().__init__("invitation_answered", "invitation")
 
 
-INVITE_REFUSALS = {
-    "revoked": ("This invite link was revoked.", "这个邀请链接已被撤销。"),
-    "expired": ("This invite link has expired.", "这个邀请链接已过期。"),
-}
+# Why an invite link no longer works (``SessionInvite.state``), as a code.
+INVITE_REFUSALS = {"revoked": "invite_revoked", "expired": "invite_expired"}
 
 
 class InviteUnusableError(LedgerRefusal):
@@ -95,7 +266,7 @@ class InviteUnusableError(LedgerRefusal):
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-        super().__init__("invite", *INVITE_REFUSALS[reason])
+        super().__init__(INVITE_REFUSALS[reason], "invite")
 
 
 class HandConflict(LedgerRefusal):
@@ -107,31 +278,19 @@ class StaleHandError(HandConflict):
     """The writer saw an older revision: someone else changed the hand (or the session's ledger) since."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "revision",
-            "Someone else changed this hand in the meantime: here it is as it stands now.",
-            "这一手刚被别人改过，下面是最新的情况。",
-        )
+        super().__init__("hand_changed", "revision")
 
 
 class NothingToUndoError(HandConflict):
     def __init__(self) -> None:
-        super().__init__(
-            "events",
-            "This hand has no event to undo; a finished hand is corrected from the history.",
-            "这一手还没有可撤销的记录；已结束的一手请在历史里更正。",
-        )
+        super().__init__("nothing_to_undo", "events")
 
 
 class NothingToRedoError(HandConflict):
     def __init__(self) -> None:
-        super().__init__("undone", "There is no undone event to redo.", "没有可重做的记录。")
+        super().__init__("nothing_to_redo", "undone")
 
 
 class HandStartedError(HandConflict):
     def __init__(self) -> None:
-        super().__init__(
-            "events",
-            "The dealer and void suits are set before the hand's first event: undo its events first.",
-            "庄家和定缺要在这一手的第一条记录之前设定：请先撤销已记录的内容。",
-        )
+        super().__init__("hand_started", "events")

@@ -37,6 +37,7 @@ from django.utils.dateparse import parse_datetime
 from calculator.engine import EngineError
 
 from . import selectors, services
+from .errors import LedgerError
 from .models import (
     MAX_KEY_LENGTH,
     WRITER_NAME_LENGTH,
@@ -172,15 +173,9 @@ def group_import(*, actor: AbstractBaseUser, data: object) -> Group:
     # check a recorded round gets: nothing below then fails half-way in the database.
     services._refuse_unstorable(file, "")
     if file.get("format") != FORMAT:
-        raise EngineError(
-            "format", f'This is not a group file: "format" must be "{FORMAT}".', "这不是组文件。"
-        )
+        raise LedgerError("not_a_group_file", field="format", format=FORMAT)
     if file.get("version") != VERSION or isinstance(file.get("version"), bool):  # true == 1 in Python
-        raise EngineError(
-            "version",
-            f"This server reads group files of version {VERSION}; got {file.get('version')!r}.",
-            f"本服务器只能读取第 {VERSION} 版的组文件，收到 {file.get('version')!r}。",
-        )
+        raise LedgerError("group_file_version", field="version", version=VERSION, value=file.get("version"))
     group_data = _object(file.get("group"), "group")
     with _within("group"):
         group = services.group_create(actor=actor, name=group_data.get("name"))
@@ -201,28 +196,26 @@ def _within(prefix: str) -> Iterator[None]:
 
 def _object(value: object, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise EngineError(field, f"{field} must be an object.", f"{field} 必须是对象。")
+        raise LedgerError("file_not_an_object", field=field, path=field)
     return value
 
 
 def _list(value: object, field: str) -> Sequence[Any]:
     if not isinstance(value, list):
-        raise EngineError(field, f"{field} must be a list.", f"{field} 必须是列表。")
+        raise LedgerError("file_not_a_list", field=field, path=field)
     return value
 
 
 def _whole(value: object, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= services.MAX_ID:
-        raise EngineError(field, f"{field} must be a whole number.", f"{field} 必须是整数。")
+        raise LedgerError("file_not_whole", field=field, path=field)
     return value
 
 
 def _moment(value: object, field: str) -> datetime:
     moment = parse_datetime(value) if isinstance(value, str) else None
     if moment is None or moment.tzinfo is None:
-        raise EngineError(
-            field, f"{field} must be a date and time with its offset.", f"{field} 必须是带时区的日期时间。"
-        )
+        raise LedgerError("file_not_a_moment", field=field, path=field)
     return moment
 
 
@@ -233,9 +226,7 @@ def _import_players(actor: AbstractBaseUser, group: Group, rows: Sequence[Any]) 
         player = _object(row, field)
         file_id = _whole(player.get("id"), f"{field}.id")
         if file_id in players:
-            raise EngineError(
-                f"{field}.id", f"Player id {file_id} appears twice.", f"玩家编号 {file_id} 重复。"
-            )
+            raise LedgerError("file_player_twice", field=f"{field}.id", value=file_id)
         created = _moment(player.get("created"), f"{field}.created")
         with _within(field):
             players[file_id] = services.player_add(actor=actor, group=group, name=player.get("name"))
@@ -250,7 +241,7 @@ def _import_session(
     for index, file_id in enumerate(_list(data.get("seats"), f"{at}.seats")):
         player = players.get(file_id) if isinstance(file_id, int) else None
         if player is None:
-            raise EngineError(f"{at}.seats[{index}]", "No such player in the file.", "文件中没有这位玩家。")
+            raise LedgerError("file_no_such_player", field=f"{at}.seats[{index}]")
         seats.append(player.pk)
     with _within(at):
         session = services.session_start(
@@ -276,11 +267,7 @@ def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, in
     for index, round_ in enumerate(rounds):
         where = f"{at}.rounds[{index}]"
         if round_.get("position") != index + 1:
-            raise EngineError(
-                f"{where}.position",
-                "Rounds must be numbered 1, 2, 3 … in order.",
-                "局号必须按 1、2、3 … 排列。",
-            )
+            raise LedgerError("file_round_positions", field=f"{where}.position")
         _idempotency_key(round_.get("idempotency_key"), f"{where}.idempotency_key")
         versions = _list(round_.get("versions"), f"{where}.versions")
         for number, version in enumerate(versions):
@@ -289,21 +276,15 @@ def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, in
             kind = version.get("kind")
             first = number == 0
             if version.get("version") != number + 1 or (kind == VersionKind.RECORDED) != first:
-                raise EngineError(
-                    field,
-                    "A round's versions are numbered 1, 2, 3 …, and only the first is recorded.",
-                    "每局的版本须按 1、2、3 … 编号，且只有第一版是记录（recorded）。",
-                )
+                raise LedgerError("file_version_numbers", field=field)
             if kind not in VersionKind.values:
-                raise EngineError(f"{field}.kind", f"Unknown kind {kind!r}.", f"未知的版本类型 {kind!r}。")
+                raise LedgerError("file_version_kind", field=f"{field}.kind", value=kind)
             history.append((_whole(version.get("sequence"), f"{field}.sequence"), index, number, version))
         if not versions:
-            raise EngineError(
-                f"{where}.versions", "A round has at least one version.", "每局至少有一个版本。"
-            )
+            raise LedgerError("file_round_without_versions", field=f"{where}.versions")
     sequences = [sequence for sequence, *_ in history]
     if len(set(sequences)) != len(sequences):
-        raise EngineError(f"{at}.rounds", "Two versions share one sequence number.", "两个版本的序号相同。")
+        raise LedgerError("file_sequence_shared", field=f"{at}.rounds")
     return sorted(history, key=lambda step: step[0])
 
 
@@ -324,7 +305,7 @@ def _replay(
 
 def _record(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
     if index != len(stored):
-        raise EngineError("sequence", "Rounds are recorded in position order.", "各局须按局号顺序记录。")
+        raise LedgerError("file_rounds_out_of_order", field="sequence")
     stored.append(services.round_record(actor=actor, session=session, body=body, idempotency_key=key)[0])
 
 
@@ -338,7 +319,7 @@ def _void(actor: Any, session: Session, stored: list[Round], index: int, body: A
 
 def _recorded(stored: list[Round], index: int) -> int:
     if index >= len(stored):
-        raise EngineError("sequence", "A round is changed before it is recorded.", "某局在记录之前就被修改。")
+        raise LedgerError("file_changed_before_recorded", field="sequence")
     return index
 
 
@@ -350,11 +331,7 @@ def _idempotency_key(value: object, field: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not 0 < len(value) <= MAX_KEY_LENGTH or not value.isprintable():
-        raise EngineError(
-            field,
-            f"An idempotency key is 1 to {MAX_KEY_LENGTH} printable characters, or null.",
-            f"idempotency_key 须为 1 到 {MAX_KEY_LENGTH} 个可打印字符，或为 null。",
-        )
+        raise LedgerError("file_idempotency_key", field=field, maximum=MAX_KEY_LENGTH)
     return value
 
 
@@ -409,12 +386,7 @@ def _plain(value: object) -> str:
 
 
 def _differs(field: str, replayed: str, replayed_zh: str) -> EngineError:
-    return EngineError(
-        field,
-        f"The file's figures differ from a replay of its hands, which gives {replayed}: "
-        "nothing was imported.",
-        f"文件中的数字与重算各手牌的结果不一致（重算得到 {replayed_zh}）：未导入任何内容。",
-    )
+    return LedgerError("file_figures_differ", field=field, replayed=replayed, replayed_zh=replayed_zh)
 
 
 def _restore_who_and_when(actor: AbstractBaseUser, replayed: _Replayed) -> None:

@@ -1,4 +1,5 @@
-"""Every read of the ledger app. Totals and statistics are database aggregates, never loops over rows.
+"""Every read of the ledger app but a group's statistics (``ledger/statistics.py``). Totals are database
+aggregates, never loops over rows.
 
 The ``*_for`` functions scope querysets to the groups a user belongs to: fetching through them makes
 another group's objects simply absent (404), never "found, then refused".
@@ -56,17 +57,6 @@ from .models import (
     WinRecord,
 )
 
-# The kong money a player made or lost: the kongs themselves, handed over (呼叫转移) and refunded (退税).
-KONG_REASONS = tuple(
-    reason.value
-    for reason in (
-        Reason.DIRECT_KONG,
-        Reason.ADDED_KONG,
-        Reason.CONCEALED_KONG,
-        Reason.KONG_TRANSFER,
-        Reason.KONG_REFUND,
-    )
-)
 WIN_REASONS = (Reason.WIN.value, Reason.SELF_DRAW_BONUS.value)  # what a winner takes for his hand
 
 
@@ -376,11 +366,9 @@ def session_hand_nets(session: Session) -> list[HandNet]:
     ]
 
 
-def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]:
-    """The session's biggest wins, by the points each winner took for his hand (the win and its 自摸加底),
-    largest first, each with ``points``, its round, its version (the settle result and notes that say the
-    pattern), winner and discarder. Current versions only: a corrected hand counts as corrected, a voided
-    one not at all. One query."""
+def win_points_taken() -> Subquery:
+    """The points the outer ``WinRecord``'s winner took for that win (the win and its 自摸加底), from the
+    rows its round still pays (neither a reversal nor reversed)."""
     taken = (
         LedgerEntry.objects.filter(
             round=OuterRef("round"),
@@ -395,9 +383,17 @@ def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]
         .annotate(total=Sum("points"))
         .values("total")
     )
+    return Subquery(taken, output_field=BigIntegerField())
+
+
+def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]:
+    """The session's biggest wins, by the points each winner took for his hand (the win and its 自摸加底),
+    largest first, each with ``points``, its round, its version (the settle result and notes that say the
+    pattern), winner and discarder. Current versions only: a corrected hand counts as corrected, a voided
+    one not at all. One query."""
     return list(
         WinRecord.objects.filter(session=session, version=F("round__version"), round__voided=False)
-        .annotate(points=Subquery(taken, output_field=BigIntegerField()))
+        .annotate(points=win_points_taken())
         .select_related("round", "round_version", "winner", "discarder")
         .order_by(F("points").desc(nulls_last=True), "round__position", "event_index", "id")[:limit]
     )
@@ -522,64 +518,6 @@ def fresh_hand(session: Session, *, dealer: int | None = None) -> HandInProgress
 def _suggested_dealer(round_: Round) -> int:
     suggested = (round_.result or {}).get("next_dealer")  # type: ignore[attr-defined]
     return round_.dealer if suggested is None else int(suggested)
-
-
-# --- a group ------------------------------------------------------------------------------------------
-
-
-def group_standings(group: Group) -> list[dict[str, Any]]:
-    """Every player's points across the group's sessions, best first (one aggregate query)."""
-    rows = (
-        Player.objects.filter(group=group)
-        .annotate(
-            points=Sum("entries__points"),
-            sessions=Count("entries__session", distinct=True),
-        )
-        .order_by(F("points").desc(nulls_last=True), "name")
-        .values("id", "name", "points", "sessions")
-    )
-    return [{**row, "points": row["points"] or 0} for row in rows]
-
-
-def group_statistics(group: Group) -> list[dict[str, Any]]:
-    """Per player: hands won, self-draws, deal-ins, biggest fan, net kong points and net per session.
-
-    Wins count only each round's current version (a corrected round counts as corrected; a voided one
-    not at all). Four aggregate queries, merged by player id.
-    """
-    current_wins = WinRecord.objects.filter(session__group=group, version=F("round__version"))
-    won = {
-        row["winner"]: row
-        for row in current_wins.values("winner").annotate(
-            hands_won=Count("id"), self_draws=Count("id", filter=Q(self_draw=True)), biggest_fan=Max("fan")
-        )
-    }
-    dealt_in = _per(current_wins.filter(discarder__isnull=False), "discarder", Count("id"))
-    entries = LedgerEntry.objects.filter(session__group=group, is_house=False)
-    kongs = _per(entries.filter(reason__in=KONG_REASONS), "player", Sum("points"))
-    per_session: dict[int, list[dict[str, Any]]] = {}
-    session_rows = (
-        entries.values("player", "session", "session__name")
-        .annotate(points=Sum("points"))
-        .order_by("player", "session")
-    )
-    for row in session_rows:
-        per_session.setdefault(row["player"], []).append(
-            {"session": row["session"], "name": row["session__name"], "points": row["points"]}
-        )
-    return [
-        {
-            "player": player.id,
-            "name": player.name,
-            "hands_won": won.get(player.id, {}).get("hands_won", 0),
-            "self_draws": won.get(player.id, {}).get("self_draws", 0),
-            "dealt_in": dealt_in.get(player.id, 0),
-            "biggest_fan": won.get(player.id, {}).get("biggest_fan"),
-            "kong_points": int(kongs.get(player.id) or 0),
-            "sessions": per_session.get(player.id, []),
-        }
-        for player in Player.objects.filter(group=group).order_by("id")
-    ]
 
 
 # --- the pages: home, a group ------------------------------------------------------------------------

@@ -4,6 +4,7 @@ envelope; the services (and the engine behind them) validate the meaning, with t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils import timezone
@@ -228,12 +229,23 @@ class RoundSerializer(serializers.ModelSerializer):
         )
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class VersionEntrySerializer(serializers.ModelSerializer):
+    """A ledger row as its round version lists it."""
+
+    event = serializers.IntegerField(source="event_index")
+    house = serializers.BooleanField(source="is_house")
+
+    class Meta:
+        model = LedgerEntry
+        fields = ("id", "seat", "player", "house", "points", "reason", "event", "transfer_index", "reverses")
+
+
+class EntrySerializer(VersionEntrySerializer):
+    """A ledger row in the session's ledger: the version's row with its round, version and player named."""
+
     position = serializers.IntegerField(source="round.position")
     version = serializers.IntegerField(source="round_version.version")
     player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
-    event = serializers.IntegerField(source="event_index")
-    house = serializers.BooleanField(source="is_house")
 
     class Meta:
         model = LedgerEntry
@@ -253,15 +265,6 @@ class EntrySerializer(serializers.ModelSerializer):
             "reverses",
             "created",
         )
-
-
-class VersionEntrySerializer(serializers.ModelSerializer):
-    event = serializers.IntegerField(source="event_index")
-    house = serializers.BooleanField(source="is_house")
-
-    class Meta:
-        model = LedgerEntry
-        fields = ("id", "seat", "player", "house", "points", "reason", "event", "transfer_index", "reverses")
 
 
 class RoundVersionSerializer(serializers.ModelSerializer):
@@ -346,25 +349,83 @@ class StandingsSerializer(serializers.Serializer):
 
 
 class SessionNetSerializer(serializers.Serializer):
-    session = serializers.IntegerField()
+    session = serializers.IntegerField(source="session_id")
     name = serializers.CharField()
     points = serializers.IntegerField()
 
 
+class BiggestHandSerializer(serializers.Serializer):
+    fan = serializers.IntegerField()
+    pattern = serializers.CharField(
+        allow_null=True,
+        help_text="The engine's pattern key when the hand was scored from its tiles, or null.",
+    )
+    points = serializers.IntegerField(source="win.points", help_text="What the winner took for it.")
+    session = serializers.IntegerField(source="session_id")
+    position = serializers.IntegerField(help_text="The hand's number in its session.")
+
+
 class PlayerStatisticsSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
-    hands_won = serializers.IntegerField()
+    hands_won = serializers.IntegerField(source="wins")
     self_draws = serializers.IntegerField()
-    dealt_in = serializers.IntegerField(help_text="Wins on this player's discard (one per winner).")
-    biggest_fan = serializers.IntegerField(allow_null=True)
+    dealt_in = serializers.IntegerField(
+        source="deal_ins", help_text="Wins on this player's discard (one per winner)."
+    )
+    biggest_fan = serializers.IntegerField(source="biggest.fan", allow_null=True)
     kong_points = serializers.IntegerField(help_text="Net points from kong payments, transfers and refunds.")
-    sessions = SessionNetSerializer(many=True)
+    sessions = SessionNetSerializer(many=True, source="session_nets")
+    # added with the statistics page (docs/ledger.md): the same selector, more of its figures
+    sessions_played = serializers.IntegerField(
+        source="sessions", help_text="Sessions he sat in that have a hand that counts."
+    )
+    hands_played = serializers.IntegerField(source="hands", help_text="Counted hands of those sessions.")
+    huazhu = serializers.IntegerField(help_text="Hands in which he paid for 查花猪.")
+    chajiao = serializers.IntegerField(help_text="Hands in which he paid for 查大叫.")
+    net = serializers.IntegerField(help_text="Points across the group's sessions.")
+    average_net = serializers.DecimalField(
+        max_digits=24,
+        decimal_places=1,
+        coerce_to_string=False,
+        allow_null=True,
+        help_text="Net per session played, to one decimal; null before his first session.",
+    )
+    biggest_hand = BiggestHandSerializer(source="biggest", allow_null=True)
+
+
+class PlayerPointsSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class SessionStandingSerializer(serializers.Serializer):
+    session = serializers.IntegerField(source="session_id")
+    name = serializers.CharField()
+    created = serializers.DateTimeField()
+    hands = serializers.IntegerField(help_text="Hands that count.")
+    nets = serializers.SerializerMethodField(help_text="Each seated player's net in this session.")
+    totals = serializers.SerializerMethodField(help_text="Every player's total after this session.")
+
+    @extend_schema_field(PlayerPointsSerializer(many=True))
+    def get_nets(self, standing: Any) -> list[dict[str, int]]:
+        return _points(standing.nets)
+
+    @extend_schema_field(PlayerPointsSerializer(many=True))
+    def get_totals(self, standing: Any) -> list[dict[str, int]]:
+        return _points(standing.totals)
+
+
+def _points(by_player: Mapping[int, int]) -> list[dict[str, int]]:
+    return [{"player": player, "points": points} for player, points in by_player.items()]
 
 
 class StatisticsSerializer(serializers.Serializer):
     group = serializers.IntegerField()
     players = PlayerStatisticsSerializer(many=True)
+    sessions = SessionStandingSerializer(
+        many=True, help_text="The standings session by session: the counted sessions in the order played."
+    )
 
 
 # --- the hand in progress --------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
@@ -31,10 +30,12 @@ from settlement.engine import RoundResult, Transfer
 
 from . import bounds, integrity, selectors
 from .errors import (
+    Forbidden,
     HandStartedError,
     IdempotencyKeyReusedError,
     InvitationAnsweredError,
     InviteUnusableError,
+    LedgerError,
     NothingToRedoError,
     NothingToUndoError,
     RoundVoidedError,
@@ -83,7 +84,7 @@ def account_create(*, username: str, password: str) -> AbstractBaseUser:
     user_model = get_user_model()
     username = username.strip()
     if not username:
-        raise EngineError("username", "Choose a user name.", "请填写用户名。")
+        raise LedgerError("username_missing", field="username")
     if user_model.objects.filter(username__iexact=username).exists():
         raise _name_taken()
     refusal = _password_refusal(password, user_model(username=username))
@@ -103,11 +104,15 @@ def _password_refusal(password: str, user: AbstractBaseUser) -> EngineError | No
                 validate_password(password, user)
             except DjangoValidationError as error:
                 worded[language] = " ".join(error.messages)
-    return EngineError("password", worded["en"], worded["zh-hans"]) if worded else None
+    return (
+        LedgerError("password_refused", field="password", reason=worded["en"], reason_zh=worded["zh-hans"])
+        if worded
+        else None
+    )
 
 
 def _name_taken() -> EngineError:
-    return EngineError("username", "This user name is taken.", "该用户名已被使用。")
+    return LedgerError("username_taken", field="username")
 
 
 @contextmanager
@@ -135,7 +140,7 @@ def group_create(*, actor: AbstractBaseUser, name: str) -> Group:
 def require_role(*, actor: AbstractBaseUser, group: Group, roles: Sequence[str]) -> None:
     """403 unless the actor holds one of ``roles`` in ``group``."""
     if not Membership.objects.filter(user=actor, group=group, role__in=roles).exists():
-        raise PermissionDenied("Your role in this group does not allow this. 你在本组的角色无权执行此操作。")
+        raise Forbidden("role_forbids")
 
 
 @transaction.atomic
@@ -148,21 +153,13 @@ def member_invite(*, actor: AbstractBaseUser, group: Group, username: str, role:
     _check_role(role)
     user = get_user_model().objects.filter(username__iexact=username.strip()).first()
     if user is None:
-        raise EngineError(
-            "username", f"No account is called {username!r}.", f"没有名为 {username!r} 的账号。"
-        )
+        raise LedgerError("no_such_account", field="username", username=username)
 
     def already_asked() -> EngineError:
-        return EngineError(
-            "username",
-            f"{user.get_username()} has already been invited.",
-            f"已经邀请过 {user.get_username()}。",
-        )
+        return LedgerError("already_invited", field="username", username=user.get_username())
 
     if Membership.objects.filter(user=user, group=group).exists():
-        raise EngineError(
-            "username", f"{user.get_username()} is already a member.", f"{user.get_username()} 已经是成员。"
-        )
+        raise LedgerError("already_a_member_named", field="username", username=user.get_username())
     if GroupInvitation.objects.filter(user=user, group=group, status=InvitationStatus.PENDING).exists():
         raise already_asked()
     with _unique_or(already_asked):
@@ -174,7 +171,7 @@ def invitation_accept(*, actor: AbstractBaseUser, invitation: GroupInvitation) -
     """The account asked says yes: it joins with the role it was offered (or keeps a higher one)."""
     invitation = _pending_invitation(invitation)
     if invitation.user_id != actor.pk:
-        raise PermissionDenied("Only the account invited can accept. 只有被邀请的账号才能接受。")
+        raise Forbidden("only_the_invited_accepts")
     invitation.status = InvitationStatus.ACCEPTED
     invitation.answered = timezone.now()
     invitation.save(update_fields=["status", "answered"])
@@ -207,7 +204,7 @@ def _join(*, user: AbstractBaseUser, group: Group, role: str) -> Membership:
     """``user`` in ``group`` with at least ``role``: an existing member is raised to it, never lowered."""
     membership = Membership.objects.select_for_update().filter(user=user, group=group).first()
     if membership is None:
-        with _unique_or(lambda: EngineError("user", "Already a member.", "已经是成员。")):
+        with _unique_or(lambda: LedgerError("already_a_member", field="user")):
             return Membership.objects.create(user=user, group=group, role=role)
     if ROLE_RANK[Role(role)] > ROLE_RANK[Role(membership.role)]:
         membership.role = role
@@ -227,14 +224,10 @@ def invite_create(
     """A link to ``session`` for a viewer or a scorekeeper (owners and scorekeepers make them)."""
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
     if role not in INVITE_ROLES:
-        raise EngineError("role", "role must be viewer or scorekeeper.", "角色只能是 viewer 或 scorekeeper。")
+        raise LedgerError("invite_role", field="role")
     hours = DEFAULT_INVITE_HOURS if expires_in_hours is None else expires_in_hours
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_INVITE_HOURS:
-        raise EngineError(
-            "expires_in_hours",
-            f"expires_in_hours must be a whole number from 1 to {MAX_INVITE_HOURS}.",
-            f"有效时长须为 1 到 {MAX_INVITE_HOURS} 之间的整数（小时）。",
-        )
+        raise LedgerError("invite_hours", field="expires_in_hours", maximum=MAX_INVITE_HOURS)
     return SessionInvite.objects.create(
         session=session,
         role=role,
@@ -265,11 +258,7 @@ def invite_join(*, actor: AbstractBaseUser, invite: SessionInvite) -> Membership
     if refusal is not None:
         raise refusal
     if locked.role != Role.SCOREKEEPER:
-        raise EngineError(
-            "role",
-            "A viewer link shows the table; it does not join the group.",
-            "观看链接只能观看，不能加入本组。",
-        )
+        raise LedgerError("viewer_link_does_not_join", field="role")
     return _join(user=actor, group=locked.session.group, role=Role.SCOREKEEPER)
 
 
@@ -307,16 +296,12 @@ def _keep_an_owner(membership: Membership) -> None:
         pk=membership.pk
     )
     if not others.exists():
-        raise EngineError("role", "A group needs at least one owner.", "每个组至少要有一位组长（owner）。")
+        raise LedgerError("last_owner", field="role")
 
 
 def _check_role(role: str) -> None:
     if role not in Role.values:
-        raise EngineError(
-            "role",
-            f"role must be one of {', '.join(Role.values)}.",
-            "角色只能是 owner、scorekeeper 或 viewer。",
-        )
+        raise LedgerError("role_unknown", field="role", choices=", ".join(Role.values))
 
 
 @transaction.atomic
@@ -327,9 +312,7 @@ def player_add(
     name = _required_text(name, "name", 50)
 
     def name_taken() -> EngineError:
-        return EngineError(
-            "name", f"There is already a player called {name} in this group.", f"本组已有名为 {name} 的玩家。"
-        )
+        return LedgerError("player_name_taken", field="name", name=name)
 
     if Player.objects.filter(group=group, name=name).exists():
         raise name_taken()
@@ -406,10 +389,10 @@ def session_start_by_names(
 
 def _seat_names(player_names: Sequence[str]) -> list[str]:
     if isinstance(player_names, str) or len(player_names) != SEATS:
-        raise EngineError("players", "Name the four players, in seat order.", "请按座位顺序填写四位玩家。")
+        raise LedgerError("player_names", field="players")
     names = [_required_text(seat_name, f"players[{seat}]", 50) for seat, seat_name in enumerate(player_names)]
     if len(set(names)) != SEATS:
-        raise EngineError("players", "The four players must be different.", "四位玩家不能重复。")
+        raise LedgerError("players_not_different", field="players")
     return names
 
 
@@ -424,23 +407,17 @@ def _every_value(rules: Rules) -> dict[str, Any]:
 
 def _seat_players(group: Group, player_ids: Sequence[int]) -> list[Player]:
     if not isinstance(player_ids, Sequence) or len(player_ids) != SEATS:
-        raise EngineError(
-            "players", "Give exactly four player ids, in seat order.", "请按座位顺序给出四位玩家。"
-        )
+        raise LedgerError("player_ids", field="players")
     for index, player_id in enumerate(player_ids):
         if not _is_whole(player_id, 1, MAX_ID):
-            raise EngineError(
-                f"players[{index}]", f"{player_id!r} is not a player id.", f"{player_id!r} 不是玩家编号。"
-            )
+            raise LedgerError("not_a_player_id", field=f"players[{index}]", value=player_id)
     if len(set(player_ids)) != SEATS:
-        raise EngineError("players", "The four players must be different.", "四位玩家不能重复。")
+        raise LedgerError("players_not_different", field="players")
     found = Player.objects.in_bulk(list(player_ids))
     for index, player_id in enumerate(player_ids):
         player = found.get(player_id)
         if player is None or player.group_id != group.pk:
-            raise EngineError(
-                f"players[{index}]", f"No player {player_id} in this group.", f"本组没有玩家 {player_id}。"
-            )
+            raise LedgerError("no_such_player", field=f"players[{index}]", value=player_id)
     return [found[player_id] for player_id in player_ids]
 
 
@@ -448,13 +425,11 @@ def _parse_coins(coins: Mapping[str, Any] | None) -> tuple[int | None, list[int]
     if coins is None:
         return None, None
     if not isinstance(coins, Mapping):
-        raise EngineError("coins", "coins must be an object or null.", "coins 必须是对象或 null。")
+        raise LedgerError("session_coins", field="coins")
     coefficient = coins.get("room_coefficient")
     if not _is_whole(coefficient, 1, MAX_ROOM_COEFFICIENT):
-        raise EngineError(
-            "coins.room_coefficient",
-            "The room coefficient must be a whole number from 1 to 1000000.",
-            "房间倍数必须是 1 到 1000000 的整数。",
+        raise LedgerError(
+            "session_room_coefficient", field="coins.room_coefficient", maximum=MAX_ROOM_COEFFICIENT
         )
     balances = coins.get("starting_balances")
     if (
@@ -462,11 +437,7 @@ def _parse_coins(coins: Mapping[str, Any] | None) -> tuple[int | None, list[int]
         or len(balances) != SEATS
         or not all(_is_whole(b, 0, MAX_COINS) for b in balances)
     ):
-        raise EngineError(
-            "coins.starting_balances",
-            "Give four starting coin balances, whole numbers of 0 or more.",
-            "请给出四个起始游戏币余额（不小于 0 的整数）。",
-        )
+        raise LedgerError("starting_balances", field="coins.starting_balances")
     return coefficient, list(balances)
 
 
@@ -646,7 +617,7 @@ def _notes_for(notes: Sequence[object] | None, events: object) -> list[str | Non
     count = len(events) if isinstance(events, list) else 0
     given = list(notes or ())
     if len(given) > count:
-        raise EngineError("notes", "There are more notes than events.", "备注比记录多。")
+        raise LedgerError("too_many_notes", field="notes")
     return [_note(note, f"notes[{index}]") for index, note in enumerate(given)] + [None] * (
         count - len(given)
     )
@@ -669,18 +640,14 @@ def _round_body(body: object) -> dict[str, Any]:
 
 def _check_dealer(dealer: object) -> None:
     if not _is_whole(dealer, 0, SEATS - 1):
-        raise EngineError("dealer", "dealer must be a seat from 0 to 3.", "庄家必须是 0 到 3 的座位号。")
+        raise LedgerError("dealer_seat", field="dealer")
 
 
 def _refuse_unstorable(value: object, field: str) -> None:
     """Text no database stores: a NUL character (PostgreSQL's jsonb refuses it) or a lone UTF-16 surrogate
     (not a character at all; jsonb refuses its escape). Neither ever means anything in a round."""
     if isinstance(value, str) and not _storable(value):
-        raise EngineError(
-            field or "body",
-            "Text may not contain a NUL character or a lone surrogate.",
-            "文本中不能含有 NUL 字符或孤立的代理码位。",
-        )
+        raise LedgerError("unstorable_text", field=field or "body")
     if isinstance(value, Mapping):
         for key, item in value.items():
             _refuse_unstorable(key, field)
@@ -712,13 +679,12 @@ def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] |
     )
     for transfer in result.transfers:
         if transfer.points > MAX_TRANSFER_POINTS:
-            raise EngineError(
-                f"events[{transfer.event}]",
-                f"This event moves {transfer.points} points in one payment, more than the ledger stores "
-                f"({MAX_TRANSFER_POINTS}): check the fan and the base points.",
-                f"这一事件单笔 {transfer.points} 分，超过账本可记录的上限"
-                f"（{MAX_TRANSFER_POINTS}），请检查番数和底分。",
+            raise LedgerError(
+                "transfer_too_large",
+                field=f"events[{transfer.event}]",
                 event=transfer.event,
+                points=transfer.points,
+                maximum=MAX_TRANSFER_POINTS,
             )
     return result
 
@@ -1101,11 +1067,7 @@ def _hand_follows_ledger(session: Session, *, recorded: Round | None = None) -> 
 
 def _revision(value: object) -> int:
     if not _is_whole(value, 0, MAX_ID):
-        raise EngineError(
-            "revision",
-            "revision must be the whole number the hand was read with.",
-            "revision 必须是读取这一手时得到的整数。",
-        )
+        raise LedgerError("revision_not_whole", field="revision")
     return value  # type: ignore[return-value]
 
 
@@ -1113,20 +1075,12 @@ def _note(value: object, field: str = "note") -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > MAX_NOTE_LENGTH or not _storable(value):
-        raise EngineError(
-            field,
-            f"note must be text of at most {MAX_NOTE_LENGTH} characters.",
-            f"备注须为不超过 {MAX_NOTE_LENGTH} 个字符的文本。",
-        )
+        raise LedgerError("note_too_long", field=field, maximum=MAX_NOTE_LENGTH)
     return value
 
 
 def _required_text(value: object, field: str, max_length: int) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text or len(text) > max_length:
-        raise EngineError(
-            field,
-            f"{field} must be 1 to {max_length} characters.",
-            f"{field} 须为 1 到 {max_length} 个字符。",
-        )
+        raise LedgerError("text_length", field=field, name=field, maximum=max_length)
     return text

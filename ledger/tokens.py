@@ -15,7 +15,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from calculator.engine import EngineError
+from .errors import LedgerError
 
 
 def token_expired(token: Token) -> bool:
@@ -43,10 +43,6 @@ class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         user, token = super().authenticate_credentials(key)
         if token_expired(token):
-            refusal = EngineError(
-                "credentials",
-                "The token has expired: log in again (POST /api/v1/auth/token/) for a new one.",
-                "令牌已过期：请重新登录以获取新令牌。",
-            )
+            refusal = LedgerError("token_expired", field="credentials")
             raise AuthenticationFailed(refusal.to_dict())
         return user, token

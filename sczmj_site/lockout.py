@@ -23,12 +23,7 @@ def lockout_response(request: HttpRequest, response: Any = None, credentials: An
     minutes = cool_off_minutes()
     if request.path.startswith("/api/"):
         response = JsonResponse(
-            error_body(
-                "credentials",
-                f"Too many wrong passwords for this user name from this address: "
-                f"try again in {minutes} minutes.",
-                f"该用户名在此地址密码错误次数过多，请 {minutes} 分钟后再试。",
-            ),
+            error_body("locked_out", "credentials", minutes=minutes),
             status=429,
             json_dumps_params={"ensure_ascii": False},
         )

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("ledger.pages.accounts")),
     path("", include("ledger.pages.home")),
     path("", include("ledger.pages.group")),
+    path("", include("ledger.pages.stats")),
     path("", include("ledger.pages.start")),
     path("", include("ledger.pages.session")),
     path("", include("ledger.pages.evening")),

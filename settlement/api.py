@@ -126,6 +126,7 @@ SETTLE_EXAMPLES = [
             "detail_zh": "玩家 3 已经胡牌离场，不能再行动。",
             "errors": {"events[1].player": ["Player 3 has already won and is out of play (血战到底)."]},
             "event": 1,
+            "code": "player_has_won",
         },
         response=True,
         status=400,

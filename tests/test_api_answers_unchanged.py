@@ -3,14 +3,17 @@ refactor (issue 7: behaviour unchanged), and a set of bad requests with the same
 
 ``tests/api_answers/answers.json`` holds each request with the exact body the API answered when it was
 recorded. ``GET /api/v1/rules/`` may only grow (API.md: add fields, never rename or drop one), so it is
-compared as "everything recorded is still there, unchanged". To record again after a deliberate change of
-behaviour: ``SCZMJ_RECORD_API_ANSWERS=1 .venv/bin/python -m pytest tests/test_api_answers_unchanged.py``.
+compared as "everything recorded is still there, unchanged"; an error body may only have gained the
+error's ``code`` as its last field (issue 7, point 4), every byte before it unchanged. To record again
+after a deliberate change of behaviour:
+``SCZMJ_RECORD_API_ANSWERS=1 .venv/bin/python -m pytest tests/test_api_answers_unchanged.py``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +274,14 @@ def _answer(client: Client, path: str, body: Any) -> tuple[int, str]:
     return response.status_code, response.content.decode()
 
 
+# An error body as recorded before it gained ``code``: the same bytes, less the field added at the end.
+ADDED_CODE = re.compile(r',"code":"[a-z][a-z0-9_]*"}$')
+
+
+def _as_recorded(status: int, body: str) -> tuple[int, str]:
+    return status, ADDED_CODE.sub("}", body) if status >= 400 else body
+
+
 def _contains(actual: Any, recorded: Any) -> bool:
     """Everything ``recorded`` holds is in ``actual`` unchanged; lists of options matched by key."""
     if isinstance(recorded, dict):
@@ -311,7 +322,7 @@ def test_every_recorded_request_gets_the_same_bytes():
     changed = [
         entry["name"]
         for entry in recorded["requests"]
-        if answers[entry["name"]] != (entry["status"], entry["body"])
+        if _as_recorded(*answers[entry["name"]]) != (entry["status"], entry["body"])
     ]
     assert changed == []
     assert _contains(json.loads(rules), json.loads(recorded["rules"]))
@@ -325,6 +336,22 @@ def test_the_bad_requests_are_refused_and_the_examples_answered():
         assert entry["status"] == expected, entry["name"]
         if expected == 400:
             assert json.loads(entry["body"])["field"], entry["name"]
+
+
+def test_every_error_answer_names_its_code_last():
+    client = Client()
+    for name, path, body in REQUESTS:
+        status, answer = _answer(client, path, body)
+        if status >= 400:
+            assert ADDED_CODE.search(answer), name
+
+
+def test_only_the_added_code_is_forgiven():
+    recorded = '{"field":"x","detail":"d","detail_zh":"z","errors":{"x":["d"]}}'
+    assert _as_recorded(400, recorded[:-1] + ',"code":"not_a_tile"}') == (400, recorded)
+    assert _as_recorded(400, recorded[:-1] + ',"code":"not_a_tile","more":1}')[1] != recorded
+    assert _as_recorded(400, '{"code":"x","field":"x"}')[1] != '{"field":"x"}'
+    assert _as_recorded(200, recorded[:-1] + ',"code":"x"}')[1] != recorded
 
 
 def test_the_subset_comparison_notices_a_dropped_or_changed_field():

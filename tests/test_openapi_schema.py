@@ -182,3 +182,11 @@ def fuzz(operation) -> None:
     for mode, answers in statuses.items():
         assert len(answers) >= EXAMPLES_PER_MODE // 2, (operation.label, mode, len(answers))
         assert 400 in answers, (operation.label, mode, sorted(set(answers)))
+
+
+def test_the_error_shape_documents_its_code(schema):
+    """Issue 7: every error body carries ``code`` (added last, docs/errors.md lists them)."""
+    error = schema["components"]["schemas"]["Error"]
+    assert "code" in error["required"]
+    assert error["properties"]["code"]["type"] == "string"
+    assert "docs/errors.md" in error["properties"]["code"]["description"]

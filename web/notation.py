@@ -15,7 +15,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from calculator.engine import MELD_SIZES, OPTIONS, TILE_NAMES, EngineError, MeldKind, Preset, parse_tiles
+from calculator.engine import (
+    MELD_SIZES,
+    OPTIONS,
+    TILE_NAMES,
+    Catalogue,
+    EngineError,
+    MeldKind,
+    Message,
+    Preset,
+    parse_tiles,
+)
 
 # Every word a player may type for a meld kind, and the one the page writes back.
 MELD_TEXT: Mapping[str, str] = {
@@ -51,16 +61,27 @@ class Meld:
     tile: str  # as typed; the engine validates it
 
 
+# The pages' one refusal of their own: melds typed in a notation the API does not take.
+MESSAGES: Catalogue = {
+    "meld_notation": Message(
+        "'{leftover}' is not a meld: write each as 碰5p, 明杠5p, 弯杠5p or 暗杠5p.",
+        "“{leftover}”不是碰或杠：请写成 碰5p、明杠5p、弯杠5p 或 暗杠5p。",
+    )
+}
+
+
+class NotationError(EngineError):
+    """Typed melds the page cannot read, an ``EngineError`` worded by ``MESSAGES``."""
+
+    catalogue = MESSAGES
+
+
 def parse_melds(text: str, field: str = "melds") -> tuple[Meld, ...]:
     """``碰5p 暗杠3m`` or ``pung:5p kong_concealed:3m`` as melds; anything else is named to the player."""
     melds = tuple(Meld(MELD_WORDS[word], tile) for word, tile in _MELD_TOKEN.findall(text))
     leftover = _MELD_SEPARATORS.sub("", _MELD_TOKEN.sub(" ", text))
     if leftover:
-        raise EngineError(
-            field,
-            f"'{leftover}' is not a meld: write each as 碰5p, 明杠5p, 弯杠5p or 暗杠5p.",
-            f"“{leftover}”不是碰或杠：请写成 碰5p、明杠5p、弯杠5p 或 暗杠5p。",
-        )
+        raise NotationError("meld_notation", field=field, leftover=leftover)
     return melds
 
 

@@ -1,7 +1,8 @@
 """The hand-scoring engine: pure Python, no Django (ARCHITECTURE.md layer 1).
 
 ``score_hand`` scores one winning hand, ``find_waits`` says whether a position is ready and for how much;
-both take tiles in notation, validate them and raise ``EngineError`` (field + message) on bad input.
+both take tiles in notation, validate them and raise ``EngineError`` (code, field and the values its
+message names; ``MESSAGES`` words every code in English and Chinese) on bad input.
 
 Everything an adapter (API, pages, ledger) needs is exported here and nowhere else: the request parsers,
 the hand vocabulary (suits, tiles, meld kinds and sizes, how a hand wins, the limits), and the tables a
@@ -16,6 +17,7 @@ from .fan import (
     AFTER_KONG,
     DISCARD,
     LAST_TILE,
+    REASON_CODES,
     ROBBING,
     SELF_DRAW,
     ScoreResult,
@@ -35,6 +37,7 @@ from .limits import (
     MAX_ROUND_POINTS,
     READY_TILES,
 )
+from .messages import MESSAGES, Catalogue, Message
 from .options import (
     CAP,
     OPTIONS,
@@ -89,6 +92,7 @@ __all__ = [
     "MAX_PAYMENT_POINTS",
     "MAX_ROUND_POINTS",
     "MELD_SIZES",
+    "MESSAGES",
     "OPTIONS",
     "OPTIONS_BY_KEY",
     "PATTERNS",
@@ -97,12 +101,14 @@ __all__ = [
     "PRESETS",
     "PRESET_RULES",
     "READY_TILES",
+    "REASON_CODES",
     "ROBBING",
     "SELF_DRAW",
     "SUITS",
     "SUIT_NAMES_ZH",
     "TILE_INDEX",
     "TILE_NAMES",
+    "Catalogue",
     "DealerRule",
     "DianGangHua",
     "DirectKong",
@@ -115,6 +121,7 @@ __all__ = [
     "HuazhuRecipients",
     "Meld",
     "MeldKind",
+    "Message",
     "Mode",
     "MultiWin",
     "MultiWinnerTransfer",

@@ -1,23 +1,48 @@
 """The one exception type of the engines.
 
-Every error names the input field it is about (``concealed``, ``melds[1].kind``, ``rules.cap_multiplier``,
-``events[3].winners[0].hand``) and says what is wrong in English and in Chinese, so the API and the pages
-give the same message in the reader's language.
+Every error has a stable ``code`` (``fifth_copy``, ``not_a_boolean``: a client may switch on it), names
+the input field it is about (``concealed``, ``melds[1].kind``, ``rules.cap_multiplier``,
+``events[3].winners[0].hand``) and carries the values its message names. The English and the Chinese
+message are rendered from one catalogue (``messages.MESSAGES``), so the API and the pages give the same
+words in the reader's language; ``str(error)`` is the English one.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from .messages import MESSAGES, Catalogue, Message
+
 
 class EngineError(ValueError):
-    """Invalid input to an engine: the field it concerns and a player-readable message (en and zh)."""
+    """Invalid input to an engine: a code of ``catalogue``, the field it concerns, the message's values.
 
-    def __init__(self, field: str, message: str, message_zh: str | None = None, *, event: int | None = None):
-        message = _encodable(message)
-        super().__init__(message)
+    A layer above the engines that refuses input in the same shape subclasses it with a catalogue of its
+    own (``catalogue``), so every refusal is rendered one way and caught as one type.
+    """
+
+    catalogue: ClassVar[Catalogue] = MESSAGES
+
+    def __init__(self, code: str, *, field: str, event: int | None = None, **params: object) -> None:
+        super().__init__(code, field)
+        self.entry: Message = self.catalogue[code]  # an unknown code fails here, not when shown
+        self.code = code
         self.field = _encodable(field)
-        self.message = message
-        self.message_zh = _encodable(message_zh) if message_zh else message
         self.event = event
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def message(self) -> str:
+        """The English message (the API's ``detail``)."""
+        return _encodable(self.entry.en.format_map(self.params))
+
+    @property
+    def message_zh(self) -> str:
+        """The Chinese message (the API's ``detail_zh``)."""
+        return _encodable(self.entry.zh.format_map(self.params))
 
     def localized(self, language: str) -> str:
         """The message in ``language`` (a Django language code): Chinese for ``zh*``, English otherwise."""
@@ -26,17 +51,24 @@ class EngineError(ValueError):
     def within(self, prefix: str, *, event: int | None = None) -> EngineError:
         """The same error seen from an enclosing field: ``hand`` inside ``events[2].winners[0]``."""
         field = f"{prefix}.{self.field}" if self.field else prefix
-        return EngineError(field, self.message, self.message_zh, event=self.event if event is None else event)
+        return self.at(field, self.event if event is None else event)
+
+    def at(self, field: str, event: int | None) -> EngineError:
+        """The same error (same code and values) about ``field`` of the round's event ``event``."""
+        return type(self)(self.code, field=field, event=event, **self.params)
 
     def to_dict(self) -> dict[str, object]:
+        """The API's error body; ``code`` comes last, after the fields API.md had first."""
+        message = self.message
         body: dict[str, object] = {
             "field": self.field,
-            "detail": self.message,
+            "detail": message,
             "detail_zh": self.message_zh,
-            "errors": {self.field: [self.message]},
+            "errors": {self.field: [message]},
         }
         if self.event is not None:
             body["event"] = self.event
+        body["code"] = self.code
         return body
 
 

@@ -44,6 +44,7 @@ from .hand import (
     read_win_tile,
 )
 from .limits import HAND_TILES
+from .messages import MESSAGES
 from .options import TianDiHu, ZimoBonus
 from .patterns import (
     ALL_258,
@@ -192,8 +193,12 @@ class ScoreResult:
         return body
 
 
-def not_a_win(code: str, en: str, zh: str) -> ScoreResult:
-    return ScoreResult(False, reason=en, reason_zh=zh, reason_code=code)
+def not_a_win(code: str, **params: object) -> ScoreResult:
+    """A hand that does not win, its reason worded by the catalogue (``messages``)."""
+    reason = MESSAGES[code]
+    return ScoreResult(
+        False, reason=reason.en.format_map(params), reason_zh=reason.zh.format_map(params), reason_code=code
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,20 +498,11 @@ def score_hand(
         else _heavenly(read_flag(tian_hu, "tian_hu"), read_flag(di_hu, "di_hu"), how)
     )
     if situation & AFTER_KONG and how is WinBy.ROBBING_KONG:
-        raise EngineError(
-            "after_kong",
-            "A robbed kong is not a win after a kong: after_kong cannot be combined with robbing_kong.",
-            "抢杠胡不能同时是杠上花或杠上炮。",
-        )
+        raise EngineError("robbed_kong_after_kong", field="after_kong")
     if situation & AFTER_KONG and how is WinBy.SELF_DRAW and all(meld.size == 3 for meld in meld_list):
         # 杠上花 is the replacement tile of one's own kong, which then stands among the melds; on a discard
         # (杠上炮) the kong is the discarder's, so the winner's melds say nothing.
-        raise EngineError(
-            "after_kong",
-            "杠上花 is a self-draw after one's own kong, but the melds hold no kong: add the kong or untick "
-            "after_kong.",
-            "杠上花是自己开杠后摸牌自摸，但副露中没有杠：请补上那个杠，或取消“杠上开花”。",
-        )
+        raise EngineError("after_kong_without_kong", field="after_kong")
     void = fields.void_suit(void_suit, "void_suit")
     return score_held(scoring_for(table_rules), held, situation, heavenly, void)
 
@@ -521,13 +517,9 @@ def _situation_flags(after_kong: object, last_tile: object) -> int:
 
 def _heavenly(tian_hu: bool, di_hu: bool, how: WinBy) -> HeavenlyPattern | None:
     if tian_hu and di_hu:
-        raise EngineError("di_hu", "A win is 天胡 or 地胡, not both.", "天胡和地胡不能同时成立。")
+        raise EngineError("tian_and_di_hu", field="di_hu")
     if tian_hu and how is not WinBy.SELF_DRAW:
-        raise EngineError(
-            "tian_hu",
-            "天胡 is the dealer's first fourteen tiles: win_by must be self_draw.",
-            "天胡是庄家起手十四张胡牌，win_by 必须是 self_draw。",
-        )
+        raise EngineError("tian_hu_not_self_draw", field="tian_hu")
     if tian_hu:
         return TIAN_HU
     return DI_HU if di_hu else None
@@ -536,25 +528,18 @@ def _heavenly(tian_hu: bool, di_hu: bool, how: WinBy) -> HeavenlyPattern | None:
 def legality(rules: Rules, final: int, void: int | None) -> ScoreResult | None:
     """A reason the tiles cannot win whatever their shape (缺门, 定缺), or None."""
     if final & _MANZU and final & _PINZU and final & _SOUZU:
-        return not_a_win(
-            "three_suits",
-            "The hand holds all three suits: a winning hand has at most two (缺一门).",
-            "这手牌三门都有：胡牌最多只能有两门（缺一门）。",
-        )
+        return THREE_SUITS
     if rules.dingque and void is not None and final & SUIT_FIELDS[void]:
-        return not_a_win(
-            "void_suit",
-            f"The hand holds tiles of its void suit ({SUITS[void]}, 定缺).",
-            f"这手牌有定缺的{SUIT_NAMES_ZH[SUITS[void]]}。",
-        )
+        return VOID_SUIT[void]
     return None
 
 
-NO_SHAPE = not_a_win(
-    "no_shape",
-    "These tiles are neither four sets and a pair nor seven pairs.",
-    "这手牌既组不成四组加一对，也不是七对。",
-)
+# The few results of a hand that does not win, made once: waits ask legality for every candidate tile.
+THREE_SUITS = not_a_win("three_suits")
+VOID_SUIT = tuple(not_a_win("void_suit", suit=suit, suit_zh=SUIT_NAMES_ZH[suit]) for suit in SUITS)
+NO_SHAPE = not_a_win("no_shape")
+# ScoreResult.reason_code's closed set, for the API's schema.
+REASON_CODES = tuple(dict.fromkeys(str(result.reason_code) for result in (THREE_SUITS, *VOID_SUIT, NO_SHAPE)))
 
 
 def score_held(

@@ -15,10 +15,6 @@ from .errors import EngineError
 from .tiles import SUITS, TILE_INDEX, parse_tiles
 
 
-def fail(path: str, message: str, message_zh: str, index: int | None = None) -> EngineError:
-    return EngineError(path, message, message_zh, event=index)
-
-
 def at(path: str, key: str | None) -> str:
     """The field ``key`` of ``path``: the readers join them only for an error message."""
     return path if key is None else f"{path}.{key}"
@@ -26,21 +22,21 @@ def at(path: str, key: str | None) -> str:
 
 def require(data: Mapping[str, Any], key: str, path: str, index: int | None) -> Any:
     if key not in data:
-        raise fail(f"{path}.{key}", f"The field '{key}' is required.", f"缺少必填字段“{key}”。", index)
+        raise EngineError("field_required", field=f"{path}.{key}", event=index, key=key)
     return data[key]
 
 
 def as_object(value: Any, path: str, index: int | None) -> Mapping[str, Any]:
     if isinstance(value, (dict, Mapping)):  # dict first: the ABC check is slow
         return value
-    raise fail(path, f"{path} must be an object.", f"{path} 必须是一个对象。", index)
+    raise EngineError("not_an_object", field=path, event=index, path=path)
 
 
 def as_list(value: Any, path: str, index: int | None, key: str | None = None) -> Sequence[Any]:
     if isinstance(value, list | tuple):
         return value
     path = at(path, key)
-    raise fail(path, f"{path} must be a list.", f"{path} 必须是一个列表。", index)
+    raise EngineError("not_a_list", field=path, event=index, path=path)
 
 
 def check_keys(data: Mapping[str, Any], allowed: frozenset[str], path: str, index: int) -> None:
@@ -49,12 +45,7 @@ def check_keys(data: Mapping[str, Any], allowed: frozenset[str], path: str, inde
         return
     key = next(str(key) for key in data if key not in allowed)
     names = ", ".join(sorted(allowed))
-    raise fail(
-        f"{path}.{key}",
-        f"Unknown field '{key}': the fields here are {names}.",
-        f"未知字段“{key}”，这里可用的字段：{names}。",
-        index,
-    )
+    raise EngineError("unknown_field_here", field=f"{path}.{key}", event=index, key=key, names=names)
 
 
 def is_int(value: Any) -> bool:
@@ -66,13 +57,7 @@ def boolean(value: Any, path: str, index: int | None = None) -> bool:
     """A JSON true or false: the string "false" is a mistake, not false."""
     if isinstance(value, bool):
         return value
-    name = path.rsplit(".", 1)[-1]
-    raise fail(
-        path,
-        f"{name} must be true or false; got {value!r}.",
-        f"{name} 必须是 true 或 false，收到 {value!r}。",
-        index,
-    )
+    raise EngineError("not_a_boolean", field=path, event=index, name=path.rsplit(".", 1)[-1], value=value)
 
 
 def one_tile(value: Any, path: str, index: int | None = None, key: str | None = None) -> int:
@@ -84,14 +69,9 @@ def one_tile(value: Any, path: str, index: int | None = None, key: str | None = 
     try:
         tiles = parse_tiles(value, field=path)
     except EngineError as error:
-        raise EngineError(error.field, error.message, error.message_zh, event=index) from None
+        raise error.at(error.field, index) from None
     if len(tiles) != 1:
-        raise fail(
-            path,
-            f"{path} must be exactly one tile such as '5p'; got {value!r}.",
-            f"{path} 必须是一张牌，如 '5p'，收到 {value!r}。",
-            index,
-        )
+        raise EngineError("not_one_tile", field=path, event=index, path=path, value=value)
     return tiles[0]
 
 
@@ -110,12 +90,7 @@ def void_suit(value: Any, path: str, index: int | None = None) -> int | None:
             suit = _SUIT_WORDS.get(value.strip().lower())
         if suit is not None:
             return suit
-    raise fail(
-        path,
-        f"{path} must be m, p, s or null; got {value!r}.",
-        f"定缺只能是 m、p、s 或 null，收到 {value!r}。",
-        index,
-    )
+    raise EngineError("void_suit_unknown", field=path, event=index, path=path, value=value)
 
 
 def void_suit_letter(value: Any, path: str, index: int | None = None) -> str | None:

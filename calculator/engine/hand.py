@@ -84,36 +84,21 @@ def read_melds(melds: object) -> tuple[Meld, ...]:
     if not isinstance(melds, list | tuple) and (  # the usual list first: the ABC check is slow
         not isinstance(melds, Sequence) or isinstance(melds, str | bytes | bytearray)
     ):
-        raise EngineError(
-            "melds",
-            'melds must be a list of objects such as {"kind": "pung", "tile": "5p"}.',
-            'melds 必须是列表，每项如 {"kind": "pung", "tile": "5p"}。',
-        )
+        raise EngineError("melds_not_a_list", field="melds")
     if len(melds) > MAX_MELDS:
-        raise EngineError(
-            "melds",
-            f"A hand has at most 4 melds; got {len(melds)}.",
-            f"一手牌最多 4 组碰杠，收到 {len(melds)} 组。",
-        )
+        raise EngineError("too_many_melds", field="melds", count=len(melds))
     return tuple(_read_meld(meld, position) for position, meld in enumerate(melds))
 
 
 def _read_meld(meld: object, position: int) -> Meld:
     field = f"melds[{position}]"
     if not isinstance(meld, dict | Mapping):  # dict first: the ABC check is slow
-        raise EngineError(
-            field,
-            'A meld must be an object such as {"kind": "pung", "tile": "5p"}.',
-            '每组碰杠必须是对象，如 {"kind": "pung", "tile": "5p"}。',
-        )
+        raise EngineError("meld_not_an_object", field=field)
     kind_raw = meld.get("kind")
     kind = _MELD_KINDS.get(kind_raw) if isinstance(kind_raw, str) else None
     if kind is None:
-        choices = ", ".join(MeldKind)
         raise EngineError(
-            f"{field}.kind",
-            f"A meld's kind must be one of {choices}; got {kind_raw!r}.",
-            f"碰杠的种类只能是 {choices} 之一，收到 {kind_raw!r}。",
+            "meld_kind_unknown", field=f"{field}.kind", choices=", ".join(MeldKind), value=kind_raw
         )
     tile_raw = meld.get("tile")
     if isinstance(tile_raw, str) and tile_raw in TILE_INDEX:  # the usual "5p": no parsing needed
@@ -122,17 +107,14 @@ def _read_meld(meld: object, position: int) -> Meld:
     size = MELD_SIZES[kind]
     if not tiles or len(set(tiles)) != 1 or len(tiles) not in (1, size):
         raise EngineError(
-            f"{field}.tile",
-            f"A {kind.value} names one tile kind, such as '5p' "
-            f"(or all {size} of its tiles); got {meld.get('tile')!r}.",
-            f"{kind.value} 只写一种牌，如 '5p'（或写全 {size} 张），收到 {meld.get('tile')!r}。",
+            "meld_tile_not_one_kind", field=f"{field}.tile", kind=kind.value, size=size, value=tile_raw
         )
     return Meld(kind, tiles[0])
 
 
 def read_tiles(value: object, field: str) -> tuple[int, ...]:
     if value is None:
-        raise EngineError(field, f"{field} is required.", f"缺少 {field}。")
+        raise EngineError("tiles_required", field=field, path=field)
     return parse_tiles(value, field)
 
 
@@ -141,11 +123,7 @@ def read_win_tile(value: object) -> int:
         return TILE_INDEX[value]
     tiles = read_tiles(value, "win_tile")
     if len(tiles) != 1:
-        raise EngineError(
-            "win_tile",
-            f"win_tile must be exactly one tile, such as '5p'; got {len(tiles)}.",
-            f"胡的牌必须正好一张，如 '5p'，收到 {len(tiles)} 张。",
-        )
+        raise EngineError("win_tile_not_one", field="win_tile", count=len(tiles))
     return tiles[0]
 
 
@@ -165,13 +143,13 @@ def size_problem(concealed: int, melds: int, sizes: tuple[int, ...], extra: int)
     if concealed + 3 * melds + extra in sizes:
         return None
     counts = [str(size - 3 * melds - extra) for size in sizes]
-    expected, expected_zh = " or ".join(counts), " 或 ".join(counts)
-    with_melds = f" with {melds} meld(s)" if melds else ""
-    with_melds_zh = f"有 {melds} 组碰杠时" if melds else ""
     return EngineError(
-        "concealed",
-        f"The concealed tiles must be {expected}{with_melds}; got {concealed}.",
-        f"{with_melds_zh}手牌应为 {expected_zh} 张，收到 {concealed} 张。",
+        "concealed_count_with_melds" if melds else "concealed_count",
+        field="concealed",
+        expected=" or ".join(counts),
+        expected_zh=" 或 ".join(counts),
+        melds=melds,
+        count=concealed,
     )
 
 
@@ -185,12 +163,7 @@ def tile_count_problem(concealed: int, melds: int, *, winning: bool) -> EngineEr
 
 
 def _fifth_copy(field: str, tile: int) -> EngineError:
-    name = TILE_NAMES[tile]
-    return EngineError(
-        field,
-        f"The hand holds a fifth {name}: there are only 4 of each tile.",
-        f"这手牌有第五张 {name}：每种牌只有 4 张。",
-    )
+    return EngineError("fifth_copy", field=field, tile=TILE_NAMES[tile])
 
 
 def _over_four(packed: int) -> bool:
@@ -217,23 +190,14 @@ def read_held(concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int
 def read_flag(value: object, field: str) -> bool:
     if isinstance(value, bool):
         return value
-    raise EngineError(
-        field,
-        f"{field} must be true or false; got {value!r}.",
-        f"{field} 必须是 true 或 false，收到 {value!r}。",
-    )
+    raise EngineError("not_a_boolean", field=field, name=field, value=value)
 
 
 def read_win_by(value: object) -> WinBy:
     found = _WIN_BY.get(value) if isinstance(value, str) else None
     if found is not None:
         return found
-    choices = ", ".join(WinBy)
-    raise EngineError(
-        "win_by",
-        f"win_by must be one of {choices}; got {value!r}.",
-        f"win_by 只能是 {choices} 之一，收到 {value!r}。",
-    )
+    raise EngineError("win_by_unknown", field="win_by", choices=", ".join(WinBy), value=value)
 
 
 def read_rules(rules: object) -> Rules:
@@ -243,8 +207,4 @@ def read_rules(rules: object) -> Rules:
         return rules
     if isinstance(rules, Mapping):
         return Rules.from_dict(rules)
-    raise EngineError(
-        "rules",
-        'rules must be an object such as {"preset": "chengdu"}.',
-        '规则必须是一个对象，例如 {"preset": "chengdu"}。',
-    )
+    raise EngineError("hand_rules_not_an_object", field="rules")

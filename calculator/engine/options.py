@@ -884,11 +884,7 @@ def parse_preset(raw: Any, field_name: str) -> Preset:
         return Preset(raw)
     except ValueError:
         choices = ", ".join(preset.value for preset in Preset)
-        raise EngineError(
-            field_name,
-            f"Unknown preset {raw!r}: use one of {choices}.",
-            f"未知的预设 {raw!r}，可选：{choices}。",
-        ) from None
+        raise EngineError("preset_unknown", field=field_name, value=raw, choices=choices) from None
 
 
 def _is_int(raw: Any) -> bool:
@@ -904,11 +900,7 @@ def _parse_enum(option: Option, raw: Any, field_name: str) -> Any:
     if isinstance(raw, str) and raw in option.choices:
         return type(option.default)(raw)
     choices = ", ".join(option.choices)
-    raise EngineError(
-        field_name,
-        f"{option.key} must be one of {choices}; got {raw!r}.",
-        f"{option.key} 只能是 {choices} 之一，收到 {raw!r}。",
-    )
+    raise EngineError("option_choice", field=field_name, key=option.key, choices=choices, value=raw)
 
 
 def _parse_bool(option: Option, raw: Any, field_name: str) -> bool | None:
@@ -916,31 +908,26 @@ def _parse_bool(option: Option, raw: Any, field_name: str) -> bool | None:
         return raw
     if raw is None and option.default is None:  # "as another option says" (men_qing, zhong_zhang)
         return None
-    raise EngineError(
-        field_name,
-        f"{option.key} must be true or false; got {raw!r}.",
-        f"{option.key} 必须是 true 或 false，收到 {raw!r}。",
-    )
+    raise EngineError("not_a_boolean", field=field_name, name=option.key, value=raw)
 
 
 def _parse_int(option: Option, raw: Any, field_name: str) -> int:
     if _is_int(raw) and option.minimum <= raw <= option.maximum:
         return int(raw)
     raise EngineError(
-        field_name,
-        f"{option.key} must be a whole number from {option.minimum} to {option.maximum}; got {raw!r}.",
-        f"{option.key} 必须是 {option.minimum} 到 {option.maximum} 的整数，收到 {raw!r}。",
+        "option_whole_number",
+        field=field_name,
+        key=option.key,
+        minimum=option.minimum,
+        maximum=option.maximum,
+        value=raw,
     )
 
 
 def _parse_zero_or_one(option: Option, raw: Any, field_name: str) -> int:
     if _is_int(raw) and raw in (0, 1):
         return int(raw)
-    raise EngineError(
-        field_name,
-        f"{option.key} must be 0 or 1; got {raw!r}.",
-        f"{option.key} 只能是 0 或 1，收到 {raw!r}。",
-    )
+    raise EngineError("option_zero_or_one", field=field_name, key=option.key, value=raw)
 
 
 def _parse_cap_multiplier(option: Option, raw: Any, field_name: str) -> int | None:
@@ -948,11 +935,7 @@ def _parse_cap_multiplier(option: Option, raw: Any, field_name: str) -> int | No
         return None
     if _is_int(raw) and 2 <= raw <= 1 << 30 and raw & (raw - 1) == 0:
         return int(raw)
-    raise EngineError(
-        field_name,
-        f"cap_multiplier must be null or a power of two such as 8, 16 or 32; got {raw!r}.",
-        f"封顶倍数必须为 null 或 2 的幂（如 8、16、32），收到 {raw!r}。",
-    )
+    raise EngineError("cap_multiplier", field=field_name, value=raw)
 
 
 def _parse_penalty(option: Option, raw: Any, field_name: str) -> int | str:
@@ -960,46 +943,38 @@ def _parse_penalty(option: Option, raw: Any, field_name: str) -> int | str:
         return CAP
     if _is_int(raw) and 0 <= raw <= MAX_OPTION_VALUE:
         return int(raw)
-    raise EngineError(
-        field_name,
-        f'{option.key} must be a whole number of b (0 to {MAX_OPTION_VALUE}) or "cap"; got {raw!r}.',
-        f'{option.key} 必须是 0 到 {MAX_OPTION_VALUE} 的整数或 "cap"，收到 {raw!r}。',
-    )
+    raise EngineError("option_penalty", field=field_name, key=option.key, maximum=MAX_OPTION_VALUE, value=raw)
 
 
 def _parse_rate(option: Option, raw: Any, field_name: str) -> Decimal:
-    problem = (
-        f"{option.key} must be a number from 0 up to (not including) 1, such as 0.1; got {raw!r}.",
-        f"{option.key} 必须是 0 到 1（不含 1）之间的数，如 0.1，收到 {raw!r}。",
-    )
+    rate = _rate(raw)
+    if rate is None:
+        raise EngineError("option_rate", field=field_name, key=option.key, value=raw)
+    return rate
+
+
+def _rate(raw: Any) -> Decimal | None:
+    """``raw`` as a rate from 0 up to (not including) 1, or None."""
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        raise EngineError(field_name, *problem)
+        return None
     try:
         # str() first: a JSON 0.1 arrives as the float 0.1000000000000000055..., the table meant 0.1.
         rate = Decimal(str(raw))
     except InvalidOperation:
-        raise EngineError(field_name, *problem) from None
-    if not rate.is_finite() or not Decimal(0) <= rate < Decimal(1):
-        raise EngineError(field_name, *problem)
-    return rate
+        return None
+    return rate if rate.is_finite() and Decimal(0) <= rate < Decimal(1) else None
 
 
 def _parse_pattern_fan(option: Option, raw: Any, field_name: str) -> dict[str, int]:
     if not isinstance(raw, Mapping):
-        raise EngineError(
-            field_name,
-            'pattern_fan must be an object of pattern keys and fan, e.g. {"long_qi_dui": 4}.',
-            'pattern_fan 必须是牌型与番数的对象，如 {"long_qi_dui": 4}。',
-        )
+        raise EngineError("pattern_fan_not_an_object", field=field_name)
     parsed: dict[str, int] = {}
     for key, fan in raw.items():
         if key not in PATTERN_BY_KEY:
-            raise EngineError(f"{field_name}.{key}", f"Unknown pattern '{key}'.", f"未知的牌型“{key}”。")
+            raise EngineError("pattern_unknown", field=f"{field_name}.{key}", key=key)
         if not _is_int(fan) or not 1 <= fan <= MAX_PATTERN_FAN:
             raise EngineError(
-                f"{field_name}.{key}",
-                f"The fan of {key} must be a whole number from 1 to {MAX_PATTERN_FAN}; got {fan!r}.",
-                f"{key} 的番数必须是 1 到 {MAX_PATTERN_FAN} 的整数，收到 {fan!r}。",
+                "pattern_fan_value", field=f"{field_name}.{key}", key=key, maximum=MAX_PATTERN_FAN, value=fan
             )
         parsed[key] = int(fan)
     return parsed

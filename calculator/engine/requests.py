@@ -56,23 +56,15 @@ def waits_from_payload(payload: object) -> WaitsResult:
 def request_object(payload: object, allowed: Collection[str], required: Collection[str]) -> dict[str, Any]:
     """The body as a dict of known keys, or an EngineError naming the first field that is wrong."""
     if not isinstance(payload, Mapping):
-        kind, kind_zh = json_kind(payload)
-        raise EngineError(
-            "body",
-            f"The body must be a JSON object of named fields; got {kind}.",
-            f"请求体必须是一个带字段名的 JSON 对象，收到的是{kind_zh}。",
-        )
+        got, got_zh = json_kind(payload)
+        raise EngineError("body_not_an_object", field="body", got=got, got_zh=got_zh)
     for key in payload:
         if key not in allowed:
             names = ", ".join(sorted(allowed))
-            raise EngineError(
-                str(key),
-                f"Unknown field '{key}': the fields are {names}.",
-                f"未知字段“{key}”，可用字段：{names}。",
-            )
+            raise EngineError("unknown_field", field=str(key), key=key, names=names)
     for key in required:
         if key not in payload:
-            raise EngineError(key, f"The field '{key}' is required.", f"缺少必填字段“{key}”。")
+            raise EngineError("field_required", field=key, key=key)
     return dict(payload)
 
 
@@ -81,11 +73,7 @@ def check_flags(body: Mapping[str, Any], flags: Collection[str]) -> None:
     for key in flags:
         value = body.get(key, False)
         if not isinstance(value, bool):
-            raise EngineError(
-                key,
-                f"{key} must be true or false; got {value!r}.",
-                f"{key} 必须是 true 或 false，收到 {value!r}。",
-            )
+            raise EngineError("not_a_boolean", field=key, name=key, value=value)
 
 
 def rules_from(raw: object) -> Rules:

@@ -98,11 +98,7 @@ class Rules:
         if data is None:
             data = {}
         if not isinstance(data, Mapping):
-            raise EngineError(
-                field_name,
-                'Rules must be an object such as {"preset": "chengdu"}.',
-                '规则必须是一个对象，例如 {"preset": "chengdu"}。',
-            )
+            raise EngineError("rules_not_an_object", field=field_name)
         preset = parse_preset(data.get("preset", Preset.CHENGDU.value), f"{field_name}.preset")
         values: dict[str, Any] = dict(PRESETS[preset])
         for key, raw in data.items():
@@ -110,9 +106,7 @@ class Rules:
                 continue
             option = OPTIONS_BY_KEY.get(key) if isinstance(key, str) else None
             if option is None:
-                raise EngineError(
-                    f"{field_name}.{key}", f"Unknown rule option '{key}'.", f"未知的规则选项“{key}”。"
-                )
+                raise EngineError("rule_option_unknown", field=f"{field_name}.{key}", key=key)
             value = parse_option(option, raw, f"{field_name}.{key}")
             if option.kind is OptionKind.PATTERN_FAN:
                 value = {**values.get(key, {}), **value}  # merged over the preset's own overrides
@@ -188,11 +182,10 @@ def _check_cap_penalty(rules: Rules, field_name: str) -> None:
     uses_cap = CAP in (rules.huazhu_points, rules.escape_points)
     if uses_cap and rules.cap_points > MAX_PAYMENT_POINTS:
         raise EngineError(
-            f"{field_name}.cap_multiplier",
-            f"A penalty of the cap amount would be {rules.cap_points:,} points, more than one payment may be "
-            f"({MAX_PAYMENT_POINTS:,}): lower the cap or the base points.",
-            f"按封顶数赔付将是 {rules.cap_points:,} 分，超过单笔上限（{MAX_PAYMENT_POINTS:,}）："
-            "请降低封顶倍数或底分。",
+            "cap_penalty_too_large",
+            field=f"{field_name}.cap_multiplier",
+            points=rules.cap_points,
+            maximum=MAX_PAYMENT_POINTS,
         )
 
 

@@ -102,7 +102,8 @@ _INDEX_BYTES = {
 def parse_tiles(value: object, field: str = "concealed") -> tuple[int, ...]:
     """Tile indices in input order from a compact string or a list of single-tile strings.
 
-    Raises ``EngineError(field, ...)`` naming the bad part: an unknown character, digits with no suit, a 0.
+    Raises ``EngineError`` about ``field`` naming the bad part: an unknown character, digits without a
+    suit, a 0.
     """
     if isinstance(value, str):
         tiles = _parse_string(value)
@@ -111,13 +112,8 @@ def parse_tiles(value: object, field: str = "concealed") -> tuple[int, ...]:
         return tiles
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
         return tuple(_parse_one(item, position, field) for position, item in enumerate(value))
-    raise EngineError(
-        field,
-        f"{field} must be tiles written as a string such as '123m456p' or a list such as ['1m', '2m']; "
-        f"got {json_kind(value)[0]}.",
-        f"{field} 必须是牌的字符串（如 '123m456p'）或牌的列表（如 ['1m', '2m']），"
-        f"收到的是{json_kind(value)[1]}。",
-    )
+    got, got_zh = json_kind(value)
+    raise EngineError("tiles_not_text_or_list", field=field, path=field, got=got, got_zh=got_zh)
 
 
 def json_kind(value: object) -> tuple[str, str]:
@@ -160,11 +156,7 @@ def _parse_one(item: object, position: int, field: str) -> int:
         normal = item.translate(_NORMAL_NO_SPACES)
         if normal in TILE_INDEX:
             return TILE_INDEX[normal]
-    raise EngineError(
-        field,
-        f"Entry {position} of {field} ({item!r}) is not a single tile such as '5p'.",
-        f"{field} 的第 {position} 项（{item!r}）不是一张牌，应写成 '5p' 这样。",
-    )
+    raise EngineError("tile_entry_not_a_tile", field=field, path=field, position=position, value=item)
 
 
 def _string_error(value: str, field: str) -> EngineError:
@@ -175,29 +167,15 @@ def _string_error(value: str, field: str) -> EngineError:
         if char in _SPACES:
             continue
         if char == "0":
-            return EngineError(
-                field,
-                f"0 is not a rank (at position {position}): ranks are 1 to 9.",
-                f"第 {position} 个字符 0 不是点数：点数为 1 到 9。",
-            )
+            return EngineError("zero_rank", field=field, position=position)
         if char.isdigit() and char.isascii():
             digits += char
         elif char in SUITS and digits:
             digits = ""
         elif char in SUITS:
             return EngineError(
-                field,
-                f"'{value[position - 1]}' at position {position} has no digits before it.",
-                f"第 {position} 个字符“{value[position - 1]}”前面没有点数。",
+                "suit_without_digits", field=field, position=position, char=value[position - 1]
             )
         else:
-            return EngineError(
-                field,
-                f"'{value[position - 1]}' at position {position} is not a tile.",
-                f"第 {position} 个字符“{value[position - 1]}”不是牌。",
-            )
-    return EngineError(
-        field,
-        f"The digits '{digits}' have no suit: write m, p or s (or 万, 筒, 条) after them.",
-        f"数字“{digits}”后面缺少花色：请在后面写 m、p、s（或 万、筒、条）。",
-    )
+            return EngineError("not_a_tile", field=field, position=position, char=value[position - 1])
+    return EngineError("digits_without_suit", field=field, digits=digits)

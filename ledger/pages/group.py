@@ -14,7 +14,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -24,7 +23,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18 digits, never an overflow)
 
-from .. import selectors, services
+from .. import selectors, services, statistics
+from ..errors import Forbidden
 from ..models import WRITER_ROLES, Group, Role
 from .invites import link_rows
 from .links import group_url
@@ -66,7 +66,7 @@ def _page(request: HttpRequest, group: Group, *, status: int = 200, **forms_and_
         # Links grant access: viewers neither see nor make them (as on the session's 邀请 page).
         "invites": link_rows(request, selectors.group_invites(group), role=role) if can_write else [],
         "invite_sessions": [line.session for line in sessions if line.session.is_open] if can_write else [],
-        "standings": selectors.group_standings(group),
+        "standings": statistics.group_standings(group),
         "players": selectors.group_players(group),
         "members": selectors.group_members(group),
         "roles": [(value, label, ROLE_HINTS[value]) for value, label in ROLE_LABELS.items()],
@@ -84,7 +84,7 @@ def player_add(request: HttpRequest, group_id: int) -> HttpResponse:
     if form.is_valid():
         try:
             player = services.player_add(actor=request.user, group=group, name=form.cleaned_data["name"])
-        except PermissionDenied as error:
+        except Forbidden as error:
             return _page(request, group, status=400, alert=refusal_message(error))
         except REFUSALS as error:
             form.add_error("name", refusal_message(error))

@@ -34,8 +34,8 @@ from web.language import page_language
 from .. import selectors, services
 from ..errors import StaleRoundError
 from ..models import WRITER_ROLES, Round, RoundVersion, Session, VersionKind
-from .links import session_url
-from .refusals import REFUSALS, refusal_message
+from .links import hand_url, session_url
+from .refusals import REFUSALS, ledger_words, refusal_message
 
 VERSION_KINDS: Mapping[str, Any] = {
     VersionKind.RECORDED: gettext_lazy("Recorded"),
@@ -112,8 +112,9 @@ def names_of(session: Session) -> tuple[str, ...]:
 
 
 def history_url(session: Session, round_: Round | None = None) -> str:
-    url = reverse("session-history", args=[session.pk])
-    return f"{url}#hand-{round_.position}" if round_ is not None else url
+    if round_ is not None:
+        return hand_url(session.pk, round_.position)
+    return reverse("session-history", args=[session.pk])
 
 
 @login_required
@@ -348,7 +349,7 @@ def _cannot_correct(session: Session, round_: Round) -> str:
         return _("This session is closed: its hands can no longer be corrected.")
     if round_.voided:
         return _("This hand was voided: it can no longer be corrected.")
-    return _("Your role in this group does not allow this.")
+    return ledger_words("role_forbids")
 
 
 urlpatterns = [

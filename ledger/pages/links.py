@@ -14,3 +14,8 @@ def group_url(group: Group) -> str:
 def session_url(session: Session) -> str:
     """Where a session is played: its page (``ledger/pages/session.py``)."""
     return reverse("session-page", args=[session.pk])
+
+
+def hand_url(session_id: int, position: int) -> str:
+    """One hand in its session's history (``ledger/pages/history.py``)."""
+    return f"{reverse('session-history', args=[session_id])}#hand-{position}"

@@ -16,7 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.core.signing import BadSignature, Signer
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+
+from web.htmx import HtmxHttpRequest, page_or_fragment
 
 from .. import selectors
 from ..models import SEATS, Session
@@ -76,7 +77,6 @@ def board_context(session: Session) -> dict[str, Any]:
     }
 
 
-def watch_page(request: HttpRequest, session: Session, *, token: str) -> HttpResponse:
+def watch_page(request: HtmxHttpRequest, session: Session, *, token: str) -> HttpResponse:
     context = {**board_context(session), "token": token}
-    template = "ledger/live/watch.html#board" if getattr(request, "htmx", False) else "ledger/live/watch.html"
-    return render(request, template, context)
+    return page_or_fragment(request, "ledger/live/watch.html", "board", context)

@@ -1,27 +1,26 @@
 """A service's refusal as a sentence in the page's language.
 
-The services speak both languages already (``EngineError`` and ``LedgerRefusal`` carry an English and a
-Chinese message); a role refusal is a ``PermissionDenied`` whose words the page translates itself.
+Every refusal of the services carries its words in both languages from one catalogue (``EngineError``
+and the ledger's ``LedgerError``, ``LedgerRefusal`` and ``Forbidden``): a page only picks its language.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from calculator.engine import EngineError
 
-from ..errors import LedgerRefusal
+from ..errors import Forbidden, LedgerError, LedgerRefusal
 
-Refusal = EngineError | LedgerRefusal | PermissionDenied
-REFUSALS = (EngineError, LedgerRefusal, PermissionDenied)
+Refusal = EngineError | LedgerRefusal | Forbidden
+REFUSALS = (EngineError, LedgerRefusal, Forbidden)
 
 
 def refusal_message(error: Refusal) -> str:
-    if isinstance(error, PermissionDenied):
-        return _("Your role in this group does not allow this.")
-    language = get_language() or "zh-hans"
-    if isinstance(error, EngineError):
-        return error.localized(language)
-    return error.message_zh if language.lower().startswith("zh") else error.message
+    return error.localized(get_language() or "zh-hans")
+
+
+def ledger_words(code: str) -> str:
+    """A refusal of the ledger's catalogue in the page's language, for a page that already knows the
+    service would refuse (a viewer's page offers no button; it says why)."""
+    return LedgerError(code, field="").localized(get_language() or "zh-hans")

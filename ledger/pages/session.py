@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -36,7 +35,7 @@ from web.language import page_language
 from web.seats import SEATS
 
 from .. import selectors, services
-from ..errors import LedgerRefusal, StaleHandError
+from ..errors import Forbidden, LedgerRefusal, StaleHandError
 from ..models import WRITER_ROLES, HandInProgress, Round, Session
 from .live import POLL_SECONDS, REVISION_HEADER, live_pass, pass_holder
 from .refusals import refusal_message
@@ -90,7 +89,7 @@ class SessionHandStore:
             return write(actor=self.actor, session=self.session, **arguments)
         except StaleHandError as stale:
             raise StaleHand(self.load()) from stale
-        except (LedgerRefusal, PermissionDenied) as refusal:
+        except (LedgerRefusal, Forbidden) as refusal:
             raise StoreRefusal(refusal_message(refusal)) from refusal
 
     def record(self, event: dict[str, Any], note: str, *, revision: int) -> Recorded:

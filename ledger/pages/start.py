@@ -52,7 +52,7 @@ from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
 from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
-from .refusals import REFUSALS, refusal_message
+from .refusals import REFUSALS, ledger_words, refusal_message
 from .words import fan_words, option_explanation, option_label, pattern_name, preset_summary, value_words
 
 # The choices offered for the kinds that take a number the table picks from a short list; a session
@@ -377,6 +377,7 @@ def _page(
         "form": form,
         "first_run": first_run,
         "can_start": role in WRITER_ROLES,
+        "role_refusal": ledger_words("role_forbids"),
         "players": selectors.group_players(group),
     }
     return render(request, "ledger/start/start.html", context, status=status)

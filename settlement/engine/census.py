@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from calculator.engine import COPIES, KINDS, TILE_NAMES
-from calculator.engine.fields import fail
+from calculator.engine import COPIES, KINDS, TILE_NAMES, EngineError
 
 from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent
 from .state import SEATS
@@ -28,21 +27,23 @@ def check_tile_census(events: Sequence[Event]) -> None:
         if isinstance(event, KongEvent):
             kongs_by_seat[event.player] += 1
             if kongs_by_seat[event.player] > MAX_KONGS_PER_HAND:
-                raise fail(
-                    f"events[{event.index}]",
-                    f"Player {event.player} already has {MAX_KONGS_PER_HAND} kongs: a hand holds no more.",
-                    f"玩家 {event.player} 已经有 {MAX_KONGS_PER_HAND} 个杠了，一手牌最多只有 4 个杠。",
-                    event.index,
+                raise EngineError(
+                    "kongs_per_hand",
+                    field=f"events[{event.index}]",
+                    event=event.index,
+                    player=event.player,
+                    most=MAX_KONGS_PER_HAND,
                 )
         for kind in census.record(event):
             if census.totals[kind] > COPIES:
                 name = TILE_NAMES[kind]
                 total = census.totals[kind]
-                raise fail(
-                    f"events[{event.index}]",
-                    f"The round names {total} copies of {name} by this event; there are only 4.",
-                    f"到这一事件为止，本局出现了 {total} 张 {name}，但每种牌只有 4 张。",
-                    event.index,
+                raise EngineError(
+                    "round_fifth_copy",
+                    field=f"events[{event.index}]",
+                    event=event.index,
+                    count=total,
+                    tile=name,
                 )
 
 

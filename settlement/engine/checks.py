@@ -7,7 +7,6 @@ from itertools import pairwise
 from typing import Any
 
 from calculator.engine import EngineError
-from calculator.engine.fields import fail
 
 from .events import Event, EventKind, KongEvent, KongKind, WinEvent, parse_event
 from .state import RoundState
@@ -18,38 +17,18 @@ AFTER_LAST_TILE = frozenset({EventKind.DRAW, EventKind.ESCAPE})
 def check_open(state: RoundState, index: int, event_type: EventKind) -> None:
     """Nothing follows the end of a round; only a 流局 or an escape follows a win on the last tile."""
     if state.finished:
-        raise fail(
-            f"events[{index}]",
-            "The round is already over: no event can follow.",
-            "本局已经结束，不能再有事件。",
-            index,
-        )
+        raise EngineError("round_over", field=f"events[{index}]", event=index)
     if state.last_tile_won and event_type not in AFTER_LAST_TILE:
-        raise fail(
-            f"events[{index}].type",
-            "After a win on the last tile only a draw (流局) or an escape can follow.",
-            "海底胡牌之后只能是流局或逃跑。",
-            index,
-        )
+        raise EngineError("after_last_tile_win", field=f"events[{index}].type", event=index)
 
 
 def check_can_act(state: RoundState, seat: int, index: int, field: str) -> None:
     """Only an active player kongs, discards or wins. ``field`` is the seat's place within the event, made
     into the error's path only when there is an error (these checks run for every event)."""
     if seat in state.winners:
-        raise fail(
-            f"events[{index}].{field}",
-            f"Player {seat} has already won and is out of play (血战到底).",
-            f"玩家 {seat} 已经胡牌离场，不能再行动。",
-            index,
-        )
+        raise EngineError("player_has_won", field=f"events[{index}].{field}", event=index, player=seat)
     if seat in state.escaped:
-        raise fail(
-            f"events[{index}].{field}",
-            f"Player {seat} has escaped and is out of play.",
-            f"玩家 {seat} 已经逃跑，不能再行动。",
-            index,
-        )
+        raise EngineError("player_has_escaped", field=f"events[{index}].{field}", event=index, player=seat)
 
 
 def robs_the_kong_before(previous: Event, event: Event) -> bool:
@@ -79,10 +58,6 @@ def check_robbed_kongs(events: Sequence[Event]) -> None:
     for previous, event in pairwise(events):
         if not robs_the_kong_before(previous, event):
             continue
-        raise fail(
-            f"events[{event.index}].robbing_kong",
-            "A robbed kong is not recorded as a kong: undo the 弯杠 (added kong) before this win and record "
-            "only the robbing win.",
-            "被抢的杠不算杠，不记杠钱：请撤销这次胡牌之前的弯杠，只记录抢杠胡。",
-            event.index,
+        raise EngineError(
+            "robbed_kong_recorded", field=f"events[{event.index}].robbing_kong", event=event.index
         )

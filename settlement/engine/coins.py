@@ -18,7 +18,8 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from calculator.engine.fields import as_list, as_object, fail, is_int, require
+from calculator.engine import EngineError
+from calculator.engine.fields import as_list, as_object, is_int, require
 
 from .state import SEATS
 
@@ -66,25 +67,13 @@ def parse_coins(value: Any) -> CoinStakes | None:
     data: Mapping[str, Any] = as_object(value, "coins", None)
     balances = as_list(require(data, "balances", "coins", None), "coins.balances", None)
     if len(balances) != len(SEATS):
-        raise fail(
-            "coins.balances",
-            f"coins.balances must list 4 balances, one per seat; got {len(balances)}.",
-            f"coins.balances（游戏币余额）必须有 4 项，每个座位一项，收到 {len(balances)} 项。",
-        )
+        raise EngineError("coin_balances_count", field="coins.balances", count=len(balances))
     for position, balance in enumerate(balances):
         if not (is_int(balance) and balance >= 0):
-            raise fail(
-                f"coins.balances[{position}]",
-                f"A coin balance is a whole number, 0 or more; got {balance!r}.",
-                f"游戏币余额必须是不小于 0 的整数，收到 {balance!r}。",
-            )
+            raise EngineError("coin_balance", field=f"coins.balances[{position}]", value=balance)
     coefficient = require(data, "room_coefficient", "coins", None)
     if not (is_int(coefficient) and coefficient >= 1):
-        raise fail(
-            "coins.room_coefficient",
-            f"room_coefficient is a whole number, 1 or more; got {coefficient!r}.",
-            f"room_coefficient（房间倍数）必须是不小于 1 的整数，收到 {coefficient!r}。",
-        )
+        raise EngineError("room_coefficient", field="coins.room_coefficient", value=coefficient)
     return CoinStakes(tuple(int(balance) for balance in balances), int(coefficient))
 
 

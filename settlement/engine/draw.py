@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from calculator.engine import HuazhuRecipients, Rules
-from calculator.engine.fields import fail
+from calculator.engine import EngineError, HuazhuRecipients, Rules
 
 from .checks import check_open
 from .events import DrawEvent, DrawStatus, EventKind, PlayerReport
@@ -52,28 +51,18 @@ def assess(
     """Each expected player's readiness; every one of them listed exactly once, nobody else."""
     for position, report in enumerate(reports):
         if report.player not in expected:
-            why, why_zh = (
-                ("has already won", "已经胡牌")
+            code = (
+                "listed_player_won"
                 if report.player in state.winners
-                else ("has escaped", "已经逃跑")
+                else "listed_player_escaped"
                 if report.player in state.escaped
-                else ("is the one escaping", "是逃跑者本人")
+                else "listed_player_escaping"
             )
-            raise fail(
-                f"{path}[{position}].player",
-                f"Player {report.player} {why}: list only the players still in play.",
-                f"玩家 {report.player} {why_zh}，只列出仍在牌局中的玩家。",
-                index,
-            )
+            raise EngineError(code, field=f"{path}[{position}].player", event=index, player=report.player)
     listed = {report.player for report in reports}
     missing = [seat for seat in expected if seat not in listed]
     if missing:
-        raise fail(
-            path,
-            f"Player {missing[0]} is still in play and must be listed.",
-            f"玩家 {missing[0]} 仍在牌局中，必须列出。",
-            index,
-        )
+        raise EngineError("player_not_listed", field=path, event=index, player=missing[0])
     return {
         report.player: readiness(
             report,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calculator.engine import EscapedWinner, EscapePenaltyTo
-from calculator.engine.fields import fail
+from calculator.engine import EngineError, EscapedWinner, EscapePenaltyTo
 
 from .checks import check_open
 from .draw import assess
@@ -22,30 +21,19 @@ def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> EventO
     index, path = event.index, f"events[{event.index}]"
     check_open(state, index, EventKind.ESCAPE)
     if event.player in state.escaped:
-        raise fail(
-            f"{path}.player",
-            f"Player {event.player} has already escaped.",
-            f"玩家 {event.player} 已经逃跑过了。",
-            index,
-        )
+        raise EngineError("escaped_twice", field=f"{path}.player", event=index, player=event.player)
     if event.player in state.winners:
         return _winner_leaves(state, event, table)
     if event.tiles_left is None:
-        raise fail(
-            f"{path}.tiles_left",
-            "An escape needs tiles_left: how many wall tiles were left.",
-            "逃跑必须给出 tiles_left（牌墙剩余张数）。",
-            index,
-        )
+        raise EngineError("escape_without_tiles_left", field=f"{path}.tiles_left", event=index)
     others = tuple(seat for seat in state.active if seat != event.player)
     near_end = event.tiles_left <= NEAR_THE_END
     if near_end and event.players is None:
-        raise fail(
-            f"{path}.players",
-            f"With {event.tiles_left} tiles left the other players' readiness is "
-            "needed: list them in players as in a draw.",
-            f"剩余 {event.tiles_left} 张时需要其他玩家是否有叫：请像流局一样列在 players 中。",
-            index,
+        raise EngineError(
+            "escape_near_the_end_without_players",
+            field=f"{path}.players",
+            event=index,
+            tiles_left=event.tiles_left,
         )
     checks = (
         {} if event.players is None else assess(state, event.players, others, table, f"{path}.players", index)

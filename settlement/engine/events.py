@@ -20,7 +20,6 @@ from calculator.engine.fields import (
     at,
     boolean,
     check_keys,
-    fail,
     is_int,
     one_tile,
     require,
@@ -147,12 +146,7 @@ def seat(value: Any, path: str, index: int | None, key: str | None = None) -> in
     if is_int(value) and value in SEATS:
         return int(value)
     path = at(path, key)
-    raise fail(
-        path,
-        f"{path} must be a seat number 0 to 3; got {value!r}.",
-        f"{path} 必须是 0 到 3 的座位号，收到 {value!r}。",
-        index,
-    )
+    raise EngineError("seat_number", field=path, event=index, path=path, value=value)
 
 
 def optional_seat(data: Mapping[str, Any], key: str, path: str, index: int) -> int | None:
@@ -169,12 +163,7 @@ def flag(data: Mapping[str, Any], key: str, path: str, index: int) -> bool:
 def fan_value(value: Any, path: str, index: int, key: str | None = None) -> int:
     if is_int(value) and 1 <= value <= MAX_FAN:
         return int(value)
-    raise fail(
-        at(path, key),
-        f"The fan must be a whole number from 1 to {MAX_FAN} (平胡 is 1); got {value!r}.",
-        f"番数必须是 1 到 {MAX_FAN} 的整数（平胡为 1 番），收到 {value!r}。",
-        index,
-    )
+    raise EngineError("fan_value", field=at(path, key), event=index, maximum=MAX_FAN, value=value)
 
 
 # ---------------------------------------------------------------------------------------------- hands
@@ -195,19 +184,9 @@ def parse_hand(value: Any, path: str, index: int, *, winning: bool) -> HandSpec:
         held += [_meld_tile(meld, path, position, index)] * MELD_SIZES[meld["kind"]]
     win_tile = data.get("win_tile")
     if winning and win_tile is None:
-        raise fail(
-            f"{path}.win_tile",
-            "A winning hand needs its win_tile, the tile it won on.",
-            "胡牌的手牌必须给出 win_tile（胡的那张牌）。",
-            index,
-        )
+        raise EngineError("winning_hand_without_win_tile", field=f"{path}.win_tile", event=index)
     if not winning and win_tile is not None:
-        raise fail(
-            f"{path}.win_tile",
-            "A hand at a draw has no winning tile: leave win_tile out.",
-            "流局时的手牌没有胡的那张牌，请去掉 win_tile。",
-            index,
-        )
+        raise EngineError("draw_hand_with_win_tile", field=f"{path}.win_tile", event=index)
     win_index = None if win_tile is None else one_tile(win_tile, path, index, "win_tile")
     return HandSpec(concealed, melds, win_tile, tuple(held), win_index)
 
@@ -224,11 +203,8 @@ def _meld_tile(meld: Any, path: str, position: int, index: int) -> int:
     kind = require(data, "kind", path, index)
     if not isinstance(kind, str) or kind not in MELD_SIZES:
         kinds = ", ".join(MELD_SIZES)
-        raise fail(
-            f"{path}.kind",
-            f"A meld's kind must be one of {kinds}; got {kind!r}.",
-            f"副露的种类只能是 {kinds} 之一，收到 {kind!r}。",
-            index,
+        raise EngineError(
+            "event_meld_kind_unknown", field=f"{path}.kind", event=index, choices=kinds, value=kind
         )
     return one_tile(require(data, "tile", path, index), path, index, "tile")
 
@@ -239,17 +215,12 @@ def parse_winner(value: Any, path: str, index: int) -> WinnerSpec:
     player = seat(require(data, "player", path, index), path, index, "player")
     has_hand, has_fan = data.get("hand") is not None, data.get("fan") is not None
     if has_hand == has_fan:
-        raise fail(
-            path,
-            "Give each winner either his hand (tiles) or his fan, not both and not neither.",
-            "每位赢家要么给出手牌，要么给出番数，二者选一。",
-            index,
-        )
+        raise EngineError("winner_hand_or_fan", field=path, event=index)
     hand = parse_hand(data["hand"], f"{path}.hand", index, winning=True) if has_hand else None
     fan = fan_value(data["fan"], path, index, "fan") if has_fan else None
     tian_hu, di_hu = flag(data, "tian_hu", path, index), flag(data, "di_hu", path, index)
     if tian_hu and di_hu:
-        raise fail(path, "A win is 天胡 or 地胡, not both.", "一次胡牌不能既是天胡又是地胡。", index)
+        raise EngineError("winner_tian_and_di_hu", field=path, event=index)
     return WinnerSpec(player, hand, fan, tian_hu, di_hu)
 
 
@@ -259,25 +230,20 @@ def parse_report(value: Any, path: str, index: int) -> PlayerReport:
     player = seat(require(data, "player", path, index), path, index, "player")
     if data.get("hand") is not None:
         if data.get("status") is not None:
-            raise fail(path, "Give a player's hand or his status, not both.", "手牌和状态只能给一个。", index)
+            raise EngineError("report_hand_and_status", field=path, event=index)
         return PlayerReport(
             player, parse_hand(data["hand"], f"{path}.hand", index, winning=False), None, None
         )
     raw_status = require(data, "status", path, index)
     status = STATUSES.get(raw_status) if isinstance(raw_status, str) else None
     if status is None:
-        raise fail(
-            f"{path}.status",
-            f"status must be huazhu, not_ready or ready; got {raw_status!r}.",
-            f"status 只能是 huazhu（花猪）、not_ready（没叫）或 ready（有叫），收到 {raw_status!r}。",
-            index,
-        )
+        raise EngineError("status_unknown", field=f"{path}.status", event=index, value=raw_status)
     if status is DrawStatus.READY:
         return PlayerReport(
             player, None, status, fan_value(require(data, "fan", path, index), path, index, "fan")
         )
     if data.get("fan") is not None:
-        raise fail(f"{path}.fan", "Only a ready player has a best fan.", "只有有叫的玩家才有番数。", index)
+        raise EngineError("fan_without_ready", field=f"{path}.fan", event=index)
     return PlayerReport(player, None, status, None)
 
 
@@ -291,11 +257,8 @@ def parse_reports(value: Any, path: str, index: int) -> tuple[PlayerReport, ...]
     seen: set[int] = set()
     for position, report in enumerate(reports):
         if report.player in seen:
-            raise fail(
-                f"{path}[{position}].player",
-                f"Player {report.player} is listed twice.",
-                f"玩家 {report.player} 被列了两次。",
-                index,
+            raise EngineError(
+                "listed_twice", field=f"{path}[{position}].player", event=index, player=report.player
             )
         seen.add(report.player)
     return reports
@@ -309,30 +272,15 @@ def parse_kong(data: Mapping[str, Any], path: str, index: int) -> KongEvent:
     raw_kind = require(data, "kind", path, index)
     kind = KONG_KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
     if kind is None:
-        raise fail(
-            f"{path}.kind",
-            f"A kong's kind must be direct, added or concealed; got {raw_kind!r}.",
-            f"杠的种类只能是 direct（直杠）、added（弯杠）或 concealed（暗杠），收到 {raw_kind!r}。",
-            index,
-        )
+        raise EngineError("kong_kind_unknown", field=f"{path}.kind", event=index, value=raw_kind)
     tile = None if data.get("tile") is None else one_tile(data["tile"], path, index, "tile")
     feeder = optional_seat(data, "from", path, index)
     if kind is KongKind.DIRECT and feeder is None:
-        raise fail(
-            f"{path}.from",
-            "A direct kong (直杠) needs 'from': the player whose discard it took.",
-            "直杠必须给出 from：点杠的玩家。",
-            index,
-        )
+        raise EngineError("direct_kong_without_feeder", field=f"{path}.from", event=index)
     if kind is not KongKind.DIRECT and feeder is not None:
-        raise fail(
-            f"{path}.from",
-            f"Only a direct kong has a feeder; a {kind.value} kong has from null.",
-            "只有直杠才有点杠者，弯杠和暗杠的 from 应为空。",
-            index,
-        )
+        raise EngineError("feeder_of_an_own_kong", field=f"{path}.from", event=index, kind=kind.value)
     if feeder == player:
-        raise fail(f"{path}.from", "A player cannot feed his own direct kong.", "不能自己给自己点杠。", index)
+        raise EngineError("own_direct_kong", field=f"{path}.from", event=index)
     return KongEvent(index, player, kind, tile, feeder)
 
 
@@ -348,67 +296,29 @@ def parse_win(data: Mapping[str, Any], path: str, index: int) -> WinEvent:
         ]
     )
     if not winners:
-        raise fail(f"{path}.winners", "A win needs at least one winner.", "胡牌至少要有一位赢家。", index)
+        raise EngineError("win_without_winner", field=f"{path}.winners", event=index)
     if robbing and discarder is None:
-        raise fail(
-            f"{path}.from",
-            "Robbing a kong (抢杠) needs 'from': the player whose added kong was robbed.",
-            "抢杠胡必须给出 from：被抢杠的玩家。",
-            index,
-        )
+        raise EngineError("robbing_without_robbed", field=f"{path}.from", event=index)
     if robbing and data.get("kong_kind", KongKind.ADDED.value) != KongKind.ADDED.value:
-        raise fail(
-            f"{path}.kong_kind",
-            "Only an added kong (弯杠) can be robbed.",
-            "只有弯杠（面下杠）可以被抢。",
-            index,
-        )
+        raise EngineError("robbed_kong_not_added", field=f"{path}.kong_kind", event=index)
     if robbing and after_kong:
-        raise fail(
-            f"{path}.after_kong",
-            "A robbed kong is not 杠上花 or 杠上炮: after_kong cannot go with robbing.",
-            "抢杠胡不能同时是杠上花或杠上炮。",
-            index,
-        )
+        raise EngineError("robbing_after_kong", field=f"{path}.after_kong", event=index)
     if discarder is None and len(winners) > 1:
-        raise fail(
-            f"{path}.winners",
-            "A self-draw has one winner; several winners need a discard ('from').",
-            "自摸只有一位赢家；多人胡同一张牌时必须给出 from（点炮者）。",
-            index,
-        )
+        raise EngineError("self_draw_winners", field=f"{path}.winners", event=index)
     seen: set[int] = set()
     for position, winner in enumerate(winners):
         if winner.player == discarder:
-            raise fail(
-                f"{path}.winners[{position}].player",
-                "A player cannot win on his own discard.",
-                "不能胡自己打出的牌。",
-                index,
-            )
+            raise EngineError("win_on_own_discard", field=f"{path}.winners[{position}].player", event=index)
         if winner.player in seen:
-            raise fail(
-                f"{path}.winners[{position}].player",
-                f"Player {winner.player} is listed twice.",
-                f"玩家 {winner.player} 被列了两次。",
-                index,
+            raise EngineError(
+                "listed_twice", field=f"{path}.winners[{position}].player", event=index, player=winner.player
             )
         seen.add(winner.player)
         if (winner.tian_hu or winner.di_hu) and robbing:
-            raise fail(
-                f"{path}.winners[{position}]",
-                "天胡 and 地胡 cannot be won by robbing a kong.",
-                "抢杠胡不能是天胡或地胡。",
-                index,
-            )
+            raise EngineError("heavenly_by_robbing", field=f"{path}.winners[{position}]", event=index)
     shared = {winner.hand.win_index for winner in winners if winner.hand is not None}
     if len(shared) > 1:
-        raise fail(
-            f"{path}.winners",
-            "Winners of one discard win on the same tile: their win_tile differs.",
-            "多人胡同一张牌时，各人的 win_tile 必须相同。",
-            index,
-        )
+        raise EngineError("win_tiles_differ", field=f"{path}.winners", event=index)
     return WinEvent(index, discarder, robbing, after_kong, flag(data, "last_tile", path, index), winners)
 
 
@@ -420,22 +330,12 @@ def parse_escape(data: Mapping[str, Any], path: str, index: int) -> EscapeEvent:
     player = seat(require(data, "player", path, index), path, index, "player")
     tiles_left = data.get("tiles_left")
     if tiles_left is not None and not (is_int(tiles_left) and 0 <= tiles_left <= 108):
-        raise fail(
-            f"{path}.tiles_left",
-            f"tiles_left must be a whole number from 0 to 108; got {tiles_left!r}.",
-            f"tiles_left（剩余牌数）必须是 0 到 108 的整数，收到 {tiles_left!r}。",
-            index,
-        )
+        raise EngineError("tiles_left", field=f"{path}.tiles_left", event=index, value=tiles_left)
     players = (
         None if data.get("players") is None else parse_reports(data["players"], f"{path}.players", index)
     )
     if players is not None and any(report.player == player for report in players):
-        raise fail(
-            f"{path}.players",
-            "The escaping player is not one of the players he pays.",
-            "逃跑者本人不应列在 players 中。",
-            index,
-        )
+        raise EngineError("escaper_among_players", field=f"{path}.players", event=index)
     return EscapeEvent(index, player, tiles_left, players)
 
 
@@ -453,12 +353,7 @@ def parse_event(value: Any, index: int) -> Event:
     kind = require(data, "type", path, index)
     parser = EVENT_PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        raise fail(
-            f"{path}.type",
-            f"Unknown event type {kind!r}: use kong, win, draw or escape.",
-            f"未知的事件类型 {kind!r}，可选：kong（杠）、win（胡）、draw（流局）、escape（逃跑）。",
-            index,
-        )
+        raise EngineError("event_type_unknown", field=f"{path}.type", event=index, value=kind)
     check_keys(data, EVENT_KEYS[kind], path, index)
     return parser(data, path, index)
 
@@ -478,9 +373,5 @@ def parse_void_suits(value: Any) -> tuple[str | None, ...]:
         return (None,) * len(SEATS)
     suits = as_list(value, "void_suits", None)
     if len(suits) != len(SEATS):
-        raise fail(
-            "void_suits",
-            f"void_suits must list 4 entries, one per seat; got {len(suits)}.",
-            f"void_suits（定缺）必须有 4 项，每个座位一项，收到 {len(suits)} 项。",
-        )
+        raise EngineError("void_suits_count", field="void_suits", count=len(suits))
     return tuple([void_suit_letter(suit, f"void_suits[{position}]") for position, suit in enumerate(suits)])

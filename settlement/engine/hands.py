@@ -11,7 +11,6 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from calculator.engine import MAX_PAYMENT_POINTS, EngineError, Rules, find_waits, multiplier_of, score_hand
-from calculator.engine.fields import fail
 
 from .events import DrawStatus, PlayerReport, WinnerSpec
 
@@ -84,11 +83,13 @@ def score_winner(
     except EngineError as error:
         raise error.within(f"events[{index}].winners[{position}].hand", event=index) from None
     if not result.win:
-        raise fail(
-            f"events[{index}].winners[{position}].hand",
-            f"Player {winner.player}'s hand does not win: {result.reason}",
-            f"玩家 {winner.player} 的手牌不能胡：{result.reason_zh}",
-            index,
+        raise EngineError(
+            "hand_does_not_win",
+            field=f"events[{index}].winners[{position}].hand",
+            event=index,
+            player=winner.player,
+            reason=result.reason,
+            reason_zh=result.reason_zh,
         )
     check_payment(result.points, f"{path}.hand", index)
     return _win_score(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
@@ -104,13 +105,7 @@ def check_payment(points: int, path: str, index: int) -> int:
     or the hand that makes it, before any total can overflow."""
     if points <= MAX_PAYMENT_POINTS:
         return points
-    raise fail(
-        path,
-        f"One payment would be {points:,} points, more than a payment may be ({MAX_PAYMENT_POINTS:,}): "
-        "check the fan, the base points and the cap.",
-        f"单笔支付将是 {points:,} 分，超过单笔上限（{MAX_PAYMENT_POINTS:,}）：请检查番数、底分和封顶。",
-        index,
-    )
+    raise EngineError("payment_too_large", field=path, event=index, points=points, maximum=MAX_PAYMENT_POINTS)
 
 
 class Readiness(NamedTuple):

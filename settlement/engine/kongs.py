@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from calculator.engine import SUITS, TILE_NAMES, DirectKong, Rules
-from calculator.engine.fields import fail
+from calculator.engine import SUITS, TILE_NAMES, DirectKong, EngineError, Rules
 
 from .checks import check_can_act, check_open
 from .events import EventKind, KongEvent, KongKind
@@ -49,11 +48,12 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> EventOutco
         check_can_act(state, event.feeder, event.index, "from")
     void = table.void_suits[event.player]
     if event.tile is not None and void is not None and SUITS[event.tile // 9] == void:
-        raise fail(
-            f"events[{event.index}].tile",
-            f"Player {event.player} declared {void} void (定缺): he cannot kong it.",
-            f"玩家 {event.player} 定缺 {void}，不能杠这门牌。",
-            event.index,
+        raise EngineError(
+            "kong_of_void_suit",
+            field=f"events[{event.index}].tile",
+            event=event.index,
+            player=event.player,
+            suit=void,
         )
     rules, maker, feeder = table.rules, event.player, event.feeder
     share, reason = KONG_SHARES[event.kind], KONG_REASONS[event.kind]

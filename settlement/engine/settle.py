@@ -158,12 +158,7 @@ def _check_round_bound(moved: int, index: int) -> int:
     if moved <= MAX_ROUND_POINTS:
         return moved
     raise EngineError(
-        f"events[{index}]",
-        f"By this event the round would move {moved:,} points, more than a round may move "
-        f"({MAX_ROUND_POINTS:,}): check the fans and the base points.",
-        f"到这一事件为止本局流转的分数将达到 {moved:,}，超过一局的上限（{MAX_ROUND_POINTS:,}）："
-        "请检查番数和底分。",
-        event=index,
+        "round_too_large", field=f"events[{index}]", event=index, points=moved, maximum=MAX_ROUND_POINTS
     )
 
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from calculator.engine.fields import fail, is_int
+from calculator.engine import EngineError
+from calculator.engine.fields import is_int
 
 EXACT_LIMIT = 15
 
@@ -34,17 +35,9 @@ def settle_up(balances: Sequence[int]) -> tuple[Payment, ...]:
     """Transfers that bring every balance to exactly 0 (positive: is owed; negative: owes)."""
     for position, balance in enumerate(balances):
         if not is_int(balance):
-            raise fail(
-                f"balances[{position}]",
-                f"A balance is a whole number of points; got {balance!r}.",
-                f"余额必须是整数，收到 {balance!r}。",
-            )
+            raise EngineError("balance_not_whole", field=f"balances[{position}]", value=balance)
     if sum(balances) != 0:
-        raise fail(
-            "balances",
-            f"Balances must sum to 0 to be settled; they sum to {sum(balances)}.",
-            f"余额总和必须为 0 才能结算，现在是 {sum(balances)}。",
-        )
+        raise EngineError("balances_do_not_sum_to_zero", field="balances", total=sum(balances))
     owing = [position for position, balance in enumerate(balances) if balance != 0]
     groups = (
         _zero_sum_groups(owing, balances) if len(owing) <= EXACT_LIMIT else _paired_then_rest(owing, balances)

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from calculator.engine import (
     DianGangHua,
+    EngineError,
     GangShangPaoTransfer,
     Mode,
     MultiWin,
@@ -28,7 +29,6 @@ from calculator.engine import (
     QiangGangPayment,
     ZimoBonus,
 )
-from calculator.engine.fields import fail
 
 from .checks import check_can_act, check_open
 from .events import EventKind, WinEvent, WinnerSpec
@@ -154,11 +154,11 @@ def _kong_just_before(state: RoundState, event: WinEvent) -> KongMade | None:
     maker = event.discarder if event.discarder is not None else event.winners[0].player
     kong = state.previous_kong
     if kong is None or kong.maker != maker:
-        raise fail(
-            f"events[{event.index}].after_kong",
-            f"after_kong needs a kong by player {maker} as the event just before this win.",
-            f"杠上花/杠上炮要求上一个事件是玩家 {maker} 的杠。",
-            event.index,
+        raise EngineError(
+            "after_kong_without_kong_before",
+            field=f"events[{event.index}].after_kong",
+            event=event.index,
+            player=maker,
         )
     return kong
 
@@ -168,18 +168,12 @@ def _check_tian_di_hu(
 ) -> None:
     """What the events can show of 天胡 / 地胡: who, and that no kong (or, for 天胡, anything) came before."""
     if winner.tian_hu and (winner.player != table.dealer or not self_draw or index != 0):
-        raise fail(
-            f"events[{index}].winners[{position}].tian_hu",
-            "天胡 is the dealer's self-drawn win on his first 14 tiles, as the round's first event.",
-            "天胡只能是庄家起手自摸，且是本局第一个事件。",
-            index,
+        raise EngineError(
+            "tian_hu_out_of_place", field=f"events[{index}].winners[{position}].tian_hu", event=index
         )
     if winner.di_hu and (winner.player == table.dealer or state.any_kong):
-        raise fail(
-            f"events[{index}].winners[{position}].di_hu",
-            "地胡 is a non-dealer's win in the first go-around, before any kong.",
-            "地胡只能是闲家在第一轮、任何人杠牌之前胡牌。",
-            index,
+        raise EngineError(
+            "di_hu_out_of_place", field=f"events[{index}].winners[{position}].di_hu", event=index
         )
 
 

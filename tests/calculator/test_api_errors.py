@@ -74,9 +74,9 @@ def test_a_deep_but_legal_settle_body_is_read():
 
 def test_an_error_message_with_a_lone_surrogate_still_encodes():
     """However a surrogate reaches a message, the answer is the message with it escaped, not a 500."""
-    response = exception_handler(EngineError("concealed", "bad \ud800", "坏 \ud800"), {})
-    assert response.data["detail"] == "bad \\ud800"
-    assert response.data["errors"] == {"concealed": ["bad \\ud800"]}
+    response = exception_handler(EngineError("not_a_tile", field="concealed", position=1, char="\ud800"), {})
+    assert response.data["detail"] == "'\\ud800' at position 1 is not a tile."
+    assert response.data["errors"] == {"concealed": ["'\\ud800' at position 1 is not a tile."]}
 
 
 REFUSALS = [

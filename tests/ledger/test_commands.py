@@ -15,12 +15,20 @@ def test_load_demo_records_a_living_session_once(db, settings):
     call_command("load_demo")
     group = Group.objects.get(name=demo.GROUP)
     assert list(group.players.values_list("name", flat=True)) == list(demo.PLAYERS)
-    assert Round.objects.filter(session__group=group).count() == len(demo.ROUNDS) >= 12
+    assert (
+        Round.objects.filter(session__group=group, session__name=demo.SESSION).count()
+        == len(demo.ROUNDS)
+        >= 12
+    )
+    earlier = Session.objects.filter(group=group).exclude(name=demo.SESSION).order_by("id")
+    assert [(session.name, session.is_open) for session in earlier] == [
+        (name, False) for name, *_ in demo.EARLIER
+    ]
     assert RoundVersion.objects.filter(kind=VersionKind.CORRECTED).count() == 1
     reasons = set(LedgerEntry.objects.values_list("reason", flat=True))
     assert {"concealed_kong", "direct_kong", "added_kong", "kong_transfer", "huazhu", "chajiao"} <= reasons
     assert LedgerEntry.objects.aggregate(total=Sum("points"))["total"] == 0
-    session = Session.objects.get(group=group)
+    session = Session.objects.get(group=group, name=demo.SESSION)
     assert session.is_open
     hand = session.hand
     assert hand.number == len(demo.ROUNDS) + 1

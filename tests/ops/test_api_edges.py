@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 PASSWORD = "a-long-pass-phrase"
-SHAPE = {"field", "detail", "detail_zh", "errors"}
+SHAPE = {"field", "detail", "detail_zh", "errors", "code"}  # code: issue 7, added last
 CJK = re.compile(r"[\u3400-\u9fff]")
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_throttles")]
 
@@ -54,6 +54,7 @@ def test_every_404_under_api_is_json_in_the_one_shape(client, path):
     body = response.json()
     assert set(body) == SHAPE
     assert (body["field"], body["detail"], body["detail_zh"]) == ("path", "Not found.", "找不到该对象。")
+    assert body["code"] == "not_found"
 
 
 def test_a_page_404_stays_a_page(client):

@@ -78,7 +78,8 @@ def test_the_api_token_endpoint_counts_too_and_answers_in_the_error_shape():
     assert locked.json()["field"] == "credentials"
     assert locked.json()["detail"].startswith("Too many wrong passwords")
     assert "15 分钟" in locked.json()["detail_zh"]
-    assert set(locked.json()) == {"field", "detail", "detail_zh", "errors"}
+    assert set(locked.json()) == {"field", "detail", "detail_zh", "errors", "code"}
+    assert locked.json()["code"] == "locked_out"
     assert token(Client(), "alice", PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 200
 
 

@@ -18,8 +18,8 @@ from ledger.models import Group
 
 class Command(BaseCommand):
     help = (
-        "Create the demo account (demo / demo-sczmj), the group 周五麻将 and a session of a dozen hands "
-        "with the next one in progress."
+        "Create the demo account (demo / demo-sczmj), the group 周五麻将 with two earlier evenings and "
+        "tonight's session of a dozen hands with the next one in progress."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -36,6 +36,18 @@ class Command(BaseCommand):
             owner = self._demo_user()
             group = services.group_create(actor=owner, name=demo.GROUP)
             players = [services.player_add(actor=owner, group=group, name=name) for name in demo.PLAYERS]
+            for name, seating, earlier in demo.EARLIER:
+                evening = services.session_start(
+                    actor=owner,
+                    group=group,
+                    name=name,
+                    player_ids=[players[index].pk for index in seating],
+                    rules=demo.RULES,
+                    coins=demo.COINS,
+                )
+                for body in earlier:
+                    services.round_record(actor=owner, session=evening, body=body)
+                services.session_close(actor=owner, session=evening)
             session = services.session_start(
                 actor=owner,
                 group=group,

@@ -176,6 +176,9 @@ def test_a_viewer_cannot_start_a_session(owner, group):
     client = logged_in(guest)
     page = client.get(reverse("session-start", args=[group.pk]))
     assert 'id="start-session"' not in page.content.decode()
+    assert "你在本组的角色无权执行此操作。" in visible_text(page)  # the ledger's catalogue (role_forbids)
+    english = client.get(reverse("session-start", args=[group.pk]), **ENGLISH)
+    assert "Your role in this group does not allow this." in visible_text(english)
     response = start(client, group)
     assert response.status_code == 400
     assert any("角色" in error for error in errors_of(response))

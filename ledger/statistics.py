@@ -1,0 +1,322 @@
+"""A group's statistics: its standings session by session and each player's record, all database aggregates.
+
+What counts, read once here for the statistics page and the API alike:
+
+1. A hand counts when its round is not voided. A player played it when he sat in its session
+   (``SessionSeat``); a session counts once it has a hand that counts.
+2. Points are plain sums of a player's ledger rows: reversals cancel what they reverse, so a corrected hand
+   counts as corrected and a voided one not at all.
+3. Wins, self-draws, deal-ins and the biggest hand are the ``WinRecord`` rows of each round's current
+   version (a void writes none; a correction or a re-coining writes the current ones again). A deal-in is
+   one per winner paid: a discard won by two is two deal-ins.
+4. Kong money (刮风下雨) is the net of a player's kong rows: what his kongs took, minus what he paid for
+   the others', what he handed over (呼叫转移) and what he refunded (退税).
+5. 花猪 and 查叫 count hands: those in which one of the player's live rows (neither a reversal nor
+   reversed) paid for 查花猪, or for 查大叫.
+6. The standings: each counted session's net per player, added up session by session in the order the
+   sessions were played.
+
+Each figure comes from one of eight grouped queries, whatever the number of sessions or hands; Python only
+merges their rows by player (one row per player, or per session and player).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
+
+from settlement.engine import Reason
+
+from .models import Group, LedgerEntry, Player, Round, Session, SessionSeat, WinRecord
+from .selectors import win_points_taken
+
+KONG_REASONS = (
+    Reason.DIRECT_KONG,
+    Reason.ADDED_KONG,
+    Reason.CONCEALED_KONG,
+    Reason.KONG_TRANSFER,
+    Reason.KONG_REFUND,
+)
+# A payment the current state of its round still makes: not a reversal, and not reversed since.
+PAID_NOW = Q(points__lt=0, reverses__isnull=True, reversed_by__isnull=True)
+AVERAGE_PLACES = Decimal("0.1")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionNet:
+    session_id: int
+    name: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class BiggestHand:
+    """A player's win with the most fan (the first of equals): its ``WinRecord``, with its round, version
+    (the settle result and notes that explain it), session, winner and discarder, and ``points`` (what he
+    took for it); and his seat in that session, where the result names him."""
+
+    win: WinRecord
+    seat: int
+
+    @property
+    def score(self) -> Mapping[str, Any]:
+        """The engine's score of this winner: fan, points per payer, the pattern when scored from tiles."""
+        summary = next(
+            e for e in self.win.round_version.result["events"] if e["index"] == self.win.event_index
+        )
+        return next(score for score in summary["scores"] if score["player"] == self.seat)
+
+    @property
+    def fan(self) -> int:
+        return self.win.fan
+
+    @property
+    def pattern(self) -> str | None:
+        """The engine's pattern key; None when the hand was entered by its fan."""
+        pattern = self.score.get("pattern")
+        return str(pattern) if pattern else None
+
+    @property
+    def session_id(self) -> int:
+        return self.win.session_id
+
+    @property
+    def position(self) -> int:
+        """The hand's number in its session (第N手)."""
+        return self.win.round.position
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    player_id: int
+    name: str
+    sessions: int  # sessions played (rule 1)
+    hands: int  # hands played
+    wins: int
+    self_draws: int
+    deal_ins: int
+    kong_points: int
+    huazhu: int  # hands in which he paid for 查花猪
+    chajiao: int  # hands in which he paid for 查大叫
+    net: int
+    biggest: BiggestHand | None
+    session_nets: tuple[SessionNet, ...]  # his net in each session he played, in the order played
+
+    @property
+    def average_net(self) -> Decimal | None:
+        """Net per session played, to one decimal (points are integers; an average need not be)."""
+        if not self.sessions:
+            return None
+        return (Decimal(self.net) / self.sessions).quantize(AVERAGE_PLACES, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStanding:
+    """One counted session: each seated player's net in it, and every player's total after it."""
+
+    session_id: int
+    name: str
+    created: datetime
+    hands: int
+    nets: Mapping[int, int]  # player id -> net in this session, for the four who sat
+    totals: Mapping[int, int]  # player id -> total so far, for every player of the group
+
+
+@dataclass(frozen=True, slots=True)
+class GroupStatistics:
+    players: tuple[PlayerRecord, ...]  # every player of the group, by id
+    sessions: tuple[SessionStanding, ...]  # the counted sessions, in the order played
+
+
+# --- what a player played: one definition, for these statistics and the group's standings ---------------
+
+
+def sessions_played() -> Coalesce:
+    """The sessions the outer player sat in that have a hand that counts (a correlated subquery)."""
+    seats = (
+        SessionSeat.objects.filter(player=OuterRef("pk"), session__rounds__voided=False)
+        .order_by()
+        .values("player")
+        .annotate(n=Count("session", distinct=True))
+        .values("n")
+    )
+    return Coalesce(Subquery(seats, output_field=IntegerField()), 0)
+
+
+def hands_played() -> Coalesce:
+    """The counted hands of the sessions the outer player sat in."""
+    rounds = (
+        Round.objects.filter(session__seats__player=OuterRef("pk"), voided=False)
+        .order_by()
+        .values("session__seats__player")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return Coalesce(Subquery(rounds, output_field=IntegerField()), 0)
+
+
+def group_standings(group: Group) -> list[dict[str, Any]]:
+    """Every player's points across the group's sessions and the sessions he played, best first (one
+    query)."""
+    rows = (
+        Player.objects.filter(group=group)
+        .annotate(points=Sum("entries__points"), sessions=sessions_played())
+        .order_by(F("points").desc(nulls_last=True), "name")
+        .values("id", "name", "points", "sessions")
+    )
+    return [{**row, "points": row["points"] or 0} for row in rows]
+
+
+# --- the statistics --------------------------------------------------------------------------------------
+
+
+def group_statistics(group: Group) -> GroupStatistics:
+    """The group's standings session by session and every player's record (eight queries)."""
+    players = list(
+        Player.objects.filter(group=group)
+        .annotate(sessions=sessions_played(), hands=hands_played())
+        .order_by("id")
+        .values("id", "name", "sessions", "hands")
+    )
+    money = _money_by_player(group)
+    wins = _wins_by_player(group)
+    deal_ins = _deal_ins_by_player(group)
+    biggest = _biggest_hands(group)
+    sessions = _sessions(group)
+    player_ids = [player["id"] for player in players]
+    standings = _standings(sessions, _session_nets(group), _seated(group), player_ids)
+    return GroupStatistics(
+        players=tuple(
+            PlayerRecord(
+                player_id=player["id"],
+                name=player["name"],
+                sessions=player["sessions"],
+                hands=player["hands"],
+                wins=wins.get(player["id"], {}).get("wins", 0),
+                self_draws=wins.get(player["id"], {}).get("self_draws", 0),
+                deal_ins=deal_ins.get(player["id"], 0),
+                kong_points=int(money.get(player["id"], {}).get("kong_points") or 0),
+                huazhu=money.get(player["id"], {}).get("huazhu", 0),
+                chajiao=money.get(player["id"], {}).get("chajiao", 0),
+                net=int(money.get(player["id"], {}).get("net") or 0),
+                biggest=biggest.get(player["id"]),
+                session_nets=tuple(
+                    SessionNet(standing.session_id, standing.name, standing.nets[player["id"]])
+                    for standing in standings
+                    if player["id"] in standing.nets
+                ),
+            )
+            for player in players
+        ),
+        sessions=standings,
+    )
+
+
+def _money_by_player(group: Group) -> dict[int, dict[str, Any]]:
+    """Net points, kong money and the 花猪 / 查叫 hands of each player (rules 2, 4 and 5)."""
+    rows = (
+        LedgerEntry.objects.filter(session__group=group, is_house=False)
+        .values("player")
+        .annotate(
+            net=Sum("points"),
+            kong_points=Sum("points", filter=Q(reason__in=KONG_REASONS)),
+            huazhu=Count("round", distinct=True, filter=PAID_NOW & Q(reason=Reason.HUAZHU)),
+            chajiao=Count("round", distinct=True, filter=PAID_NOW & Q(reason=Reason.CHAJIAO)),
+        )
+        .order_by()
+    )
+    return {row["player"]: row for row in rows}
+
+
+def _current_wins(group: Group) -> QuerySet[WinRecord]:
+    return WinRecord.objects.filter(session__group=group, version=F("round__version"))
+
+
+def _wins_by_player(group: Group) -> dict[int, dict[str, Any]]:
+    rows = (
+        _current_wins(group)
+        .values("winner")
+        .annotate(wins=Count("id"), self_draws=Count("id", filter=Q(self_draw=True)))
+        .order_by()
+    )
+    return {row["winner"]: row for row in rows}
+
+
+def _deal_ins_by_player(group: Group) -> dict[int, int]:
+    rows = (
+        _current_wins(group)
+        .filter(discarder__isnull=False)
+        .values("discarder")
+        .annotate(n=Count("id"))
+        .values_list("discarder", "n")
+        .order_by()
+    )
+    return dict(rows)
+
+
+def _biggest_hands(group: Group) -> dict[int, BiggestHand]:
+    """Each player's win with the most fan, the first of equals: one query, one row per player who won."""
+    best = _current_wins(group).filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
+    best_ids = Player.objects.filter(group=group).annotate(best=Subquery(best)).values("best")
+    seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
+    wins = (
+        WinRecord.objects.filter(pk__in=best_ids)
+        .annotate(seat=Subquery(seat[:1]), points=win_points_taken())
+        .select_related("round", "round_version", "session", "winner", "discarder")
+    )
+    return {win.winner_id: BiggestHand(win, win.seat) for win in wins}
+
+
+def _sessions(group: Group) -> list[dict[str, Any]]:
+    """The counted sessions in the order played, each with its counted hands."""
+    return list(
+        Session.objects.filter(group=group, rounds__voided=False)
+        .annotate(hands=Count("rounds"))
+        .order_by("created", "id")
+        .values("id", "name", "created", "hands")
+    )
+
+
+def _session_nets(group: Group) -> dict[tuple[int, int], int]:
+    rows = (
+        LedgerEntry.objects.filter(session__group=group, is_house=False)
+        .values("session", "player")
+        .annotate(net=Sum("points"))
+        .values_list("session", "player", "net")
+        .order_by()
+    )
+    return {(session, player): int(net) for session, player, net in rows}
+
+
+def _seated(group: Group) -> set[tuple[int, int]]:
+    return set(SessionSeat.objects.filter(session__group=group).values_list("session", "player"))
+
+
+def _standings(
+    sessions: list[dict[str, Any]],
+    nets: Mapping[tuple[int, int], int],
+    seated: set[tuple[int, int]],
+    player_ids: list[int],
+) -> tuple[SessionStanding, ...]:
+    """Rule 6: each session's nets and the running totals after it (a player who sat out keeps his)."""
+    totals = dict.fromkeys(player_ids, 0)
+    standings = []
+    for session in sessions:
+        played = {
+            player: nets.get((session["id"], player), 0)
+            for player in player_ids
+            if (session["id"], player) in seated
+        }
+        totals = {player: totals[player] + played.get(player, 0) for player in player_ids}
+        standings.append(
+            SessionStanding(
+                session["id"], session["name"], session["created"], session["hands"], played, totals
+            )
+        )
+    return tuple(standings)
