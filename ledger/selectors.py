@@ -120,6 +120,17 @@ def session_invites(session: Session) -> QuerySet[SessionInvite]:
     return SessionInvite.objects.filter(session=session).select_related("created_by").order_by("-id")
 
 
+def group_invites(group: Group) -> QuerySet[SessionInvite]:
+    """The links to the group's sessions that still work (neither revoked nor expired), newest first."""
+    return (
+        SessionInvite.objects.filter(
+            session__group=group, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
+        .select_related("session", "created_by")
+        .order_by("-id")
+    )
+
+
 def invite_get(*, user: AbstractBaseUser, invite_id: int) -> SessionInvite:
     return get_object_or_404(
         SessionInvite.objects.filter(session__group__memberships__user=user).select_related("session__group"),

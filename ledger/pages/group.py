@@ -1,5 +1,7 @@
 """The group page: its sessions newest first with each player's net, the standings, the players (added by
-name, inline) and the members with their roles (the owner changes a role or removes a member).
+name, inline), the members with their roles (the owner changes a role or removes a member) and, for
+owners and scorekeepers, the invite links of its sessions that still work, with the way to make one
+(each open session's 邀请 page: ledger/pages/invites.py, whose link cards this page shows).
 
 Every write is a service; a refusal (a taken name, the last owner stepping down) comes back as the page
 with the message beside the form that caused it, and nothing stored.
@@ -23,7 +25,8 @@ import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18
 
 from .. import selectors, services, statistics
 from ..errors import Forbidden
-from ..models import Group, Role
+from ..models import WRITER_ROLES, Group, Role
+from .invites import link_rows
 from .links import group_url
 from .refusals import REFUSALS, refusal_message
 from .words import ROLE_HINTS, ROLE_LABELS
@@ -52,12 +55,17 @@ def group_page(request: HttpRequest, group_id: int) -> HttpResponse:
 
 def _page(request: HttpRequest, group: Group, *, status: int = 200, **forms_and_errors: Any) -> HttpResponse:
     role = selectors.role_in(user=request.user, group=group)
+    can_write = role in WRITER_ROLES
+    sessions = selectors.group_session_lines(group)
     context = {
         "group": group,
         "role": role,
-        "can_write": role in (Role.OWNER, Role.SCOREKEEPER),
+        "can_write": can_write,
         "is_owner": role == Role.OWNER,
-        "sessions": selectors.group_session_lines(group),
+        "sessions": sessions,
+        # Links grant access: viewers neither see nor make them (as on the session's 邀请 page).
+        "invites": link_rows(request, selectors.group_invites(group), role=role) if can_write else [],
+        "invite_sessions": [line.session for line in sessions if line.session.is_open] if can_write else [],
         "standings": statistics.group_standings(group),
         "players": selectors.group_players(group),
         "members": selectors.group_members(group),

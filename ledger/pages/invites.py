@@ -1,7 +1,8 @@
 """邀请: invite links to a session, the page a link opens, and invitations to a group.
 
 - ``/sessions/<id>/invite/`` (owners and scorekeepers): make a viewer or scorekeeper link, see each
-  link with a copy button and its QR code, revoke one.
+  link with a copy button and its QR code, revoke one. The group page shows the links of all its
+  sessions that still work with the same cards (``link_rows``, ``templates/ledger/invites/_link.html``).
 - ``/join/<token>/``: a viewer link shows the table live without an account; a scorekeeper link asks
   the visitor to log in or sign up and then, on his say-so (a POST), adds him to the group. A revoked or
   expired link says which (410); an unknown one is a 404.
@@ -12,6 +13,7 @@ Every write is a service; its refusal comes back as the page with the message, n
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
@@ -30,6 +32,7 @@ import ledger.urls  # noqa: F401  (registers the ledger_id converter)
 from .. import selectors, services
 from ..invite_links import invite_url, qr_svg
 from ..models import WRITER_ROLES, Membership, Role, Session, SessionInvite
+from .links import group_url
 from .live import watch_page
 from .refusals import REFUSALS, refusal_message
 
@@ -56,10 +59,15 @@ def _can_invite(user: Any, session: Session) -> bool:
     return Membership.objects.filter(user=user, group=session.group, role__in=WRITER_ROLES).exists()
 
 
-def _link_rows(request: HttpRequest, session: Session) -> list[dict[str, Any]]:
+def link_rows(
+    request: HttpRequest, invites: Iterable[SessionInvite], *, role: str | None
+) -> list[dict[str, Any]]:
+    """Each link as ``templates/ledger/invites/_link.html`` shows it: its address, its state, its QR code
+    while it works, and whether this user may revoke it (an owner any link, a scorekeeper his own, as
+    ``services.invite_revoke`` decides). ``role`` is the user's in the links' group."""
     now = timezone.now()
     rows = []
-    for invite in selectors.session_invites(session):
+    for invite in invites:
         url = invite_url(request, invite)
         state = invite.state(now)
         rows.append(
@@ -69,14 +77,12 @@ def _link_rows(request: HttpRequest, session: Session) -> list[dict[str, Any]]:
                 "state": state,
                 "qr": qr_svg(url, title=_("QR code of the link")) if state == "active" else "",
                 "can_revoke": state == "active"
-                and (invite.created_by_id == request.user.pk or _is_owner(request.user, session)),
+                and (
+                    role == Role.OWNER or (role in WRITER_ROLES and invite.created_by_id == request.user.pk)
+                ),
             }
         )
     return rows
-
-
-def _is_owner(user: Any, session: Session) -> bool:
-    return Membership.objects.filter(user=user, group=session.group, role=Role.OWNER).exists()
 
 
 @login_required
@@ -101,8 +107,18 @@ def invite_page(request: HttpRequest, session_id: int) -> HttpResponse:
             else:
                 return redirect("session-invite", session_id=session.pk)
         status = 400
-    context = {"session": session, "form": form, "links": _link_rows(request, session)}
+    role = selectors.role_in(user=request.user, group=session.group)
+    links = link_rows(request, selectors.session_invites(session), role=role)
+    context = {"session": session, "form": form, "links": links}
     return render(request, "ledger/invites/invite.html", context, status=status)
+
+
+# Where a revoke goes back to: the page whose button it was (``back`` in the form), the session's 邀请 page
+# unless it says the group page.
+REVOKED_BACK = {
+    "session": lambda invite: reverse("session-invite", args=[invite.session_id]),
+    "group": lambda invite: f"{group_url(invite.session.group)}#invites",
+}
 
 
 @login_required
@@ -110,7 +126,8 @@ def invite_page(request: HttpRequest, session_id: int) -> HttpResponse:
 def invite_revoke(request: HttpRequest, invite_id: int) -> HttpResponse:
     invite = selectors.invite_get(user=request.user, invite_id=invite_id)
     services.invite_revoke(actor=request.user, invite=invite)  # refused only to a viewer, who sees no button
-    return redirect("session-invite", session_id=invite.session_id)
+    back = REVOKED_BACK.get(request.POST.get("back", ""), REVOKED_BACK["session"])
+    return redirect(back(invite))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

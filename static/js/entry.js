@@ -90,8 +90,8 @@
 
   // 座位与规则, open on arrival, is closed by the first write of the entry (not by a change of the setup).
   // Read as each answer is swapped, not as its request leaves: a poll may leave while a tap is on its way.
+  // (htmx:beforeSwap's detail.elt is the swap's target; the element that asked is the request's.)
   let fromEntry = false;
-  // (beforeSwap's detail.elt is the swap's target, always in the form; the element that asked is the request's.)
   document.addEventListener("htmx:beforeSwap", function (event) { fromEntry = form.contains(event.detail.requestConfig.elt); });
 
   let inFlight = 0;

@@ -13,8 +13,9 @@
  */
 (function () {
   "use strict";
+  // The element that asked (htmx:beforeSwap's detail.elt is the swap's target): the request's.
   function isPoll(event) {
-    return event.detail.elt.hasAttribute("data-live");
+    return event.detail.requestConfig.elt.hasAttribute("data-live");
   }
   function held() {
     return !document.dispatchEvent(new Event("live:hold", { cancelable: true }));

@@ -199,3 +199,33 @@ def test_a_hidden_page_does_not_poll(phone_page: Page, live_server, table):
     )
     page.wait_for_timeout(500)
     assert polls, "coming back asks at once"
+
+
+def test_the_group_page_shows_its_links_and_leads_to_making_one(phone_page: Page, live_server, table):
+    page = phone_page
+    log_in(page.context, table["owner"], live_server.url)
+    page.goto(f"{live_server.url}/groups/{table['group'].pk}/")
+    invites = page.locator("#invites")
+    expect(invites).to_contain_text("目前没有可用的链接。")
+    invites.get_by_role("link", name="为“第一场”生成链接").click()
+    page.get_by_text("观看：实时看分").click()
+    page.get_by_role("button", name="生成链接").click()
+    link = page.locator(".invite-link__url").input_value()
+
+    page.goto(f"{live_server.url}/groups/{table['group'].pk}/")
+    expect(invites.locator(".invite-link")).to_have_count(1)
+    expect(invites.locator(".invite-link__url")).to_have_value(link)
+    invites.get_by_text("显示二维码").click()
+    assert decoded_qr(page) == [link]
+    no_horizontal_scroll(page)
+    photograph(page, "group-invites")
+    page.locator(".langswitch button").click()
+    expect(page.locator("#invites h2")).to_have_text("Invite links")
+    no_horizontal_scroll(page)
+    photograph(page, "group-invites-en")
+
+    page.locator("#invites .invite-revoke").click()
+    page.wait_for_url(f"**/groups/{table['group'].pk}/#invites")
+    expect(page.locator("#invites .invite-link")).to_have_count(0)
+    gone = open_refused(page.context, link, 410)
+    expect(gone.locator("h1")).to_have_text("This invite link was revoked.")  # the language chosen above

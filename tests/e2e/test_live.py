@@ -140,3 +140,24 @@ def test_a_hidden_session_page_does_not_poll_and_asks_at_once_when_shown(phones:
     )
     page.wait_for_timeout(500)
     assert polls, "coming back asks at once"
+
+
+def test_a_viewer_members_page_follows_read_only(phones: Phones, table):
+    viewer = make_user("viewer")
+    invitation = services.member_invite(
+        actor=table["owner"], group=table["group"], username="viewer", role=Role.VIEWER
+    )
+    services.invitation_accept(actor=viewer, invitation=invitation)
+    watcher = phones.open(viewer, table["path"])
+    expect(watcher.locator("#entry-form")).to_have_count(0)
+    keeper = phones.open(table["keeper"], table["path"])
+    choose(keeper, "ev_type", "win")  # 一炮多响: 小王 discards, the three others win, the hand is over
+    for seat in (1, 2, 3):
+        tick(keeper, f"winner_{seat}")
+    choose(keeper, "win_how", "discard:0")
+    record(keeper)
+    expect(watcher.locator(".endcard")).to_contain_text("第 1 手结束", timeout=FOLLOWS_WITHIN_MS)
+    expect(watcher.locator(".endcard button")).to_have_count(0)  # nothing for a viewer to tap
+    expect(watcher.locator("#entry-seats .seat__total").nth(0)).to_have_text("−3")
+    assert watcher.evaluate("window.__sameDocument") is True
+    photograph(watcher, "live-viewer-member")

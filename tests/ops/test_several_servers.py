@@ -6,8 +6,11 @@ Needs PostgreSQL at 127.0.0.1:5432 (``SCZMJ_SERVERS_POSTGRES`` to point elsewher
 answers, a failure when ``CI=true``. It makes a database of its own, so it runs beside either test run.
 """
 
+import html
+import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -228,6 +231,53 @@ def test_the_live_view_on_one_server_shows_a_round_recorded_through_the_other(se
     assert f"{rounds} hands played" in before or f"{rounds} hand played" in before
     assert record(first, table, str(uuid.uuid4()))[0] == 201
     assert f"{rounds + 1} hands played" in second.page(link)[1]
+
+
+def visit(
+    server: Server, method: str, path: str, cookies: dict[str, str], form: Any = None, **headers: str
+) -> Any:
+    """(status, headers, text) of one request as a browser makes it, keeping its cookies in ``cookies`` by
+    hand (they are Secure: a cookie jar would not send them over plain HTTP to 127.0.0.1)."""
+    connection = http.client.HTTPConnection(urllib.parse.urlsplit(server.url).netloc, timeout=30)
+    sent = {name.replace("_", "-"): value for name, value in headers.items()}
+    sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    if form is not None:
+        sent["Content-Type"] = "application/x-www-form-urlencoded"
+    connection.request(method, path, urllib.parse.urlencode(form) if form is not None else None, sent)
+    response = connection.getresponse()
+    for cookie in response.headers.get_all("Set-Cookie") or []:
+        name, value = cookie.split(";", 1)[0].split("=", 1)
+        cookies[name] = value
+    answer = response.status, response.headers, response.read().decode()
+    connection.close()
+    return answer
+
+
+def test_a_members_page_served_by_one_server_follows_live_through_the_other(servers, table):
+    """The member's poll carries what it needs (the login cookie and the page's live pass) and the servers
+    share the database and the key, nothing else: a page from one server polls the other."""
+    first, second = servers
+    cookies: dict[str, str] = {}
+    _, _, form = visit(first, "GET", "/login/", cookies)
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)  # type: ignore[union-attr]
+    credentials = {"username": "owner", "password": PASSWORD, "csrfmiddlewaretoken": csrf}
+    assert visit(first, "POST", "/login/", cookies, credentials)[0] == 302
+    status, _, page = visit(first, "GET", f"/sessions/{table['session']}/", cookies)
+    assert status == 200
+    live = re.search(r'<div id="entry-live"[^>]*>', page).group(0)  # type: ignore[union-attr]
+    poll = html.unescape(re.search(r'hx-get="([^"]+)"', live).group(1))  # type: ignore[union-attr]
+    live_pass = re.search(r'"X-Live-Pass": "([^"]+)"', live).group(1)  # type: ignore[union-attr]
+    assert visit(second, "GET", poll, cookies, X_Live_Pass=live_pass)[0] == 204
+
+    hand = f"/api/v1/sessions/{table['session']}/hand/"
+    revision = first.call("GET", hand, token=table["token"])[2]["revision"]
+    kong = {"type": "kong", "player": 2, "kind": "concealed", "tile": "5p"}
+    assert (
+        first.call("POST", hand + "events/", {"event": kong, "revision": revision}, table["token"])[0] == 200
+    )
+    status, headers, update = visit(second, "GET", poll, cookies, X_Live_Pass=live_pass, HX_Request="true")
+    assert (status, headers["X-Live-Revision"]) == (200, str(revision + 1))
+    assert 'id="entry-seats"' in update and f'data-revision="{revision + 1}"' in update
 
 
 def test_one_idempotency_key_on_both_servers_stores_one_round(servers, table):

@@ -1,11 +1,15 @@
 """The group page: sessions with each player's net, standings, players added inline, members and roles;
 every refusal a message on the page, nothing stored."""
 
+from datetime import timedelta
+
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils import timezone
 
 from ledger import services
-from ledger.models import Membership, Player, Role
+from ledger.models import Membership, Player, Role, SessionInvite
 from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B, make_table, make_user, member_join
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
 
@@ -127,3 +131,67 @@ def test_another_groups_page_is_not_found(owner):
     assert stranger.get(reverse("group-page", args=[group.pk])).status_code == 404
     assert stranger.post(reverse("group-player-add", args=[group.pk]), {"name": "x"}).status_code == 404
     assert stranger.get(reverse("session-start", args=[group.pk])).status_code == 404
+
+
+# --- invite links ---------------------------------------------------------------------------------------
+
+
+def test_the_group_page_shows_the_links_that_still_work_and_where_to_make_one(owner, client):
+    group, session = make_table(owner)
+    viewing = services.invite_create(actor=owner, session=session, role="viewer")
+    keeping = services.invite_create(actor=owner, session=session, role="scorekeeper")
+    revoked = services.invite_revoke(
+        actor=owner, invite=services.invite_create(actor=owner, session=session, role="viewer")
+    )
+    expired = services.invite_create(actor=owner, session=session, role="viewer")
+    SessionInvite.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    page = client.get(reverse("group-page", args=[group.pk]))
+    html = page.content.decode()
+    for working in (viewing, keeping):
+        assert f"/join/{working.token}/" in html
+    for gone in (revoked, expired):
+        assert gone.token not in html
+    assert html.count('class="qr"') == 2, "each working link with its QR code"
+    invites = visible_text(page)[visible_text(page).index("邀请链接") :]
+    assert "记分员 · 第一场" in invites and "观众 · 第一场" in invites
+    assert reverse("session-invite", args=[session.pk]) in html
+    assert "为“第一场”生成链接" in invites
+    english = visible_text(client.get(reverse("group-page", args=[group.pk]), **ENGLISH))
+    assert "Invite links" in english and "Make a link to 第一场" in english
+
+
+def test_with_no_open_session_the_group_page_says_how_to_get_a_link(owner, client):
+    group, session = make_table(owner)
+    services.session_close(actor=owner, session=session)
+    text = visible_text(client.get(reverse("group-page", args=[group.pk])))
+    assert "目前没有可用的链接" in text and "先开始今晚的一场" in text
+
+
+def test_viewers_see_no_links_on_the_group_page(owner):
+    group, session = make_table(owner)
+    link = services.invite_create(actor=owner, session=session, role="scorekeeper")
+    make_user("guest")
+    member_join(actor=owner, group=group, username="guest", role=Role.VIEWER)
+    html = logged_in(User.objects.get(username="guest")).get(reverse("group-page", args=[group.pk]))
+    assert link.token not in html.content.decode() and 'id="invites"' not in html.content.decode()
+
+
+def test_a_scorekeeper_revokes_his_own_links_from_the_group_page_and_comes_back_to_it(owner):
+    group, session = make_table(owner)
+    keeper = make_user("keeper")
+    member_join(actor=owner, group=group, username="keeper", role=Role.SCOREKEEPER)
+    owners_link = services.invite_create(actor=owner, session=session, role="viewer")
+    his_link = services.invite_create(actor=keeper, session=session, role="viewer")
+    client = logged_in(keeper)
+    html = client.get(reverse("group-page", args=[group.pk])).content.decode()
+    assert reverse("invite-revoke", args=[his_link.pk]) in html
+    assert reverse("invite-revoke", args=[owners_link.pk]) not in html
+    response = client.post(reverse("invite-revoke", args=[his_link.pk]), {"back": "group"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("group-page", args=[group.pk]) + "#invites"
+    his_link.refresh_from_db()
+    assert his_link.revoked_at is not None
+    elsewhere = client.post(
+        reverse("invite-revoke", args=[his_link.pk]), {"back": "https://elsewhere.example"}
+    )
+    assert elsewhere["Location"] == reverse("session-invite", args=[session.pk])
