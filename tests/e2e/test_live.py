@@ -1,12 +1,15 @@
 """Two logged-in phones on one session page, each its own browser context (its own cookies, its own
 htmx): what one records, the other shows within 3 s without a reload, unless that other phone is in the
-middle of entering an event, which the poll never disturbs. A hidden page does not poll.
+middle of entering an event, which the poll never disturbs. Three phones at once: the scorekeeper's, a
+member's and a viewer's who opened the link read back from the invite page's QR code. A hidden page does
+not poll.
 
 Every page fails the test on any console error or CSP violation. Screenshots: /tmp/sczmj-live-*.png.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -16,6 +19,7 @@ from playwright.sync_api import Page, expect
 from ledger import services
 from ledger.models import Role, Round
 from tests.e2e.conftest import Phones
+from tests.e2e.test_invites import decoded_qr
 from tests.e2e.test_pages import choose, photograph, tick
 from tests.ledger.conftest import make_table, make_user
 
@@ -85,6 +89,54 @@ def test_a_hand_recorded_on_one_phone_shows_on_the_other_within_3_seconds(phones
     expect(watcher.locator("#entry-head")).to_contain_text("Hand 2")
     assert watcher.evaluate("document.documentElement.scrollWidth") <= 360
     photograph(watcher, "live-member-en")
+
+
+def shown_on_both_within_3_seconds(member: Page, viewer: Page, seat: int, total: str) -> None:
+    """Both phones show ``total`` on ``seat`` within 3 s of now: one clock for the two, so the second phone
+    does not get the time the first one took on top of its own."""
+    deadline = time.monotonic() + FOLLOWS_WITHIN_MS / 1000
+    for where in (member.locator("#entry-seats .seat__total"), viewer.locator(".live__seats .seat__total")):
+        left_ms = max(1, round((deadline - time.monotonic()) * 1000))  # 0 would mean no timeout at all
+        expect(where.nth(seat)).to_have_text(total, timeout=left_ms)
+
+
+def test_three_phones_follow_one_table_one_from_the_invite_qr_code(phones: Phones, table):
+    """Issue 9's "a second and a third browser follow a session live from a QR/link": the scorekeeper makes
+    a viewer link, the viewer's phone opens what the QR code says, the owner's phone has the session page;
+    a kong and then a win on the scorekeeper's show on both others without a reload."""
+    keeper = phones.open(table["keeper"], reverse("session-invite", args=[table["session"].pk]))
+    keeper.get_by_text("观看：实时看分").click()
+    keeper.get_by_role("button", name="生成链接").click()
+    [link] = decoded_qr(keeper)
+    assert link == keeper.locator(".invite-link__url").input_value() and "/join/" in link
+    viewer = phones.open(None, link)
+    member = phones.open(table["owner"], table["path"])
+    keeper.goto(table["path"])
+    expect(viewer.locator(".live__seats .seat__total").nth(1)).to_have_text("0")
+
+    choose(keeper, "ev_type", "kong")
+    choose(keeper, "kong_player", "1")
+    choose(keeper, "kong_kind", "concealed")  # the third tap records it
+    expect(keeper.locator("#entry-seats .seat__total").nth(1)).to_have_text("+6")
+    shown_on_both_within_3_seconds(member, viewer, 1, "+6")
+    expect(member.locator("#entry-history")).to_contain_text("暗杠")
+    expect(viewer.locator(".live__hand")).to_contain_text("本手已记 1 件事")
+
+    choose(keeper, "ev_type", "win")  # 一炮多响: 小王 discards, the three others win, the hand is over
+    for seat in (1, 2, 3):
+        tick(keeper, f"winner_{seat}")
+    choose(keeper, "win_how", "discard:0")
+    record(keeper)
+    expect(keeper.locator(".endcard")).to_be_visible()
+    shown_on_both_within_3_seconds(member, viewer, 0, "−5")  # −2 for the kong, −3 for the three wins
+    expect(member.locator(".endcard")).to_contain_text("第 1 手结束")
+    expect(viewer.locator(".live__rounds tbody tr")).to_have_count(1)
+    totals = [keeper.locator("#entry-seats .seat__total").nth(seat).inner_text() for seat in range(4)]
+    assert [member.locator("#entry-seats .seat__total").nth(seat).inner_text() for seat in range(4)] == totals
+    assert [viewer.locator(".live__seats .seat__total").nth(seat).inner_text() for seat in range(4)] == totals
+    assert member.evaluate("window.__sameDocument") is True
+    assert viewer.evaluate("window.__sameDocument") is True
+    photograph(viewer, "live-three-viewer")
 
 
 def test_a_poll_never_resets_an_event_being_entered(phones: Phones, table):
