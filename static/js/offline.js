@@ -4,7 +4,9 @@
  *
  * 1. Once the page has loaded, ask the service worker whether Pyodide is stored; online, it stores what is
  *    missing (13 MB, once per Pyodide version). The status line (#offline-scoring) says "ready", or, with
- *    no network and nothing stored, plainly that offline scoring is not on this phone yet.
+ *    no network and nothing stored, plainly that offline scoring is not on this phone yet. With the phone's
+ *    data saver on (navigator.connection.saveData) nothing is fetched by itself: the line says what the
+ *    download costs and the button #offline-download starts it.
  * 2. With no network, a request of the calculator form (htmx) is not sent: its fields go to the worker,
  *    started on the first need (a few seconds; it starts at once when the page opens offline). A request
  *    that fails to reach the server is worked out the same way.
@@ -17,6 +19,7 @@
 
   const form = document.getElementById("hand-form");
   const status = document.getElementById("offline-scoring");
+  const download = document.getElementById("offline-download");
   if (!form || !status || !status.dataset.engine) return;
   const engine = JSON.parse(status.dataset.engine);
 
@@ -26,6 +29,7 @@
   let failure = "";
   let latest = 0;
   let pending = null; // the last form asked for before the worker was up
+  let asked = false; // the download was asked for on this page (the button, under the data saver)
 
   function say(text) {
     status.textContent = text;
@@ -42,15 +46,22 @@
     });
   }
 
+  /* The data saver's say-so: a phone that asks to save data is not sent 6 MB it did not ask for. */
+  function waitsToBeAsked() {
+    return !asked && Boolean(navigator.connection && navigator.connection.saveData);
+  }
+
   function prepare() {
     if (!("serviceWorker" in navigator)) return;
     askServiceWorker(false).then(function (ready) {
-      if (ready || !navigator.onLine) return ready;
+      if (ready || !navigator.onLine || waitsToBeAsked()) return ready;
       say(status.dataset.preparing);
       return askServiceWorker(true);
     }).then(function (ready) {
       stored = ready;
-      say(ready ? status.dataset.ready : navigator.onLine ? "" : status.dataset.missing);
+      const offer = !ready && navigator.onLine && waitsToBeAsked();
+      download.hidden = !offer;
+      say(ready ? status.dataset.ready : offer ? status.dataset.saver : navigator.onLine ? "" : status.dataset.missing);
       if (ready && (!navigator.onLine || pending)) start();
       if (!ready && pending) score(pending);
     });
@@ -204,9 +215,16 @@
   });
   form.addEventListener("htmx:sendError", function () { score(fieldsOf()); });
 
+  download.addEventListener("click", function () {
+    asked = true;
+    download.hidden = true;
+    prepare();
+  });
+
   window.addEventListener("offline", function () {
     if (stored === true) start();
     if (stored === false) say(status.dataset.missing);
+    download.hidden = true; // nothing to download with no network
   });
   window.addEventListener("online", function () {
     if (stored !== true) prepare();

@@ -99,3 +99,38 @@ def test_offline_the_installed_calculator_still_scores_a_hand(phone_page: Page, 
     expect(result.locator(".verdict__fan")).to_contain_text("3 fan")
     photograph(page, "calculator-offline-en")
     page.context.set_offline(False)
+
+
+# Chromium reports the data saver only when the phone's settings have it on: the test says so itself.
+DATA_SAVER = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}, configurable: true})"
+
+
+def test_under_the_data_saver_offline_scoring_waits_for_its_button(phone_page: Page, live_server, pyodide):
+    page = phone_page
+    runtime_asked: list[str] = []
+    page.context.on(
+        "request",
+        lambda request: runtime_asked.append(request.url) if "/static/pyodide/" in request.url else None,
+    )
+    page.context.add_init_script(DATA_SAVER)
+    install_worker(page, f"{live_server.url}/")
+    expect(page.locator("#offline-scoring")).to_contain_text("已开启省流量")
+    download = page.get_by_role("button", name="下载离线计分")
+    expect(download).to_be_visible()
+    page.wait_for_timeout(1000)  # time enough for a download that should not start
+    assert runtime_asked == []
+    assert not [path for path in page.evaluate(CACHED_PATHS) if "/static/pyodide/" in path]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    photograph(page, "calculator-data-saver")
+
+    page.locator(".langswitch button").click()
+    expect(page.get_by_role("button", name="Download offline scoring")).to_be_visible()
+    expect(page.locator("#offline-scoring")).to_contain_text("Data saver is on")
+    assert runtime_asked == []
+    photograph(page, "calculator-data-saver-en")
+
+    page.get_by_role("button", name="Download offline scoring").click()
+    expect(page.locator("#offline-scoring")).to_have_text("Offline scoring ready", timeout=OFFLINE_READY_MS)
+    expect(page.get_by_role("button", name="Download offline scoring")).to_be_hidden()
+    assert runtime_asked, "the button fetches the runtime"
+    assert [path for path in page.evaluate(CACHED_PATHS) if path.endswith("pyodide.asm.wasm")]
