@@ -11,6 +11,11 @@ def group_url(group: Group) -> str:
     return reverse("group-page", args=[group.pk])
 
 
+def group_stats_url(group: Group) -> str:
+    """统计: the group's standings over its sessions and each player's record (``ledger/pages/stats.py``)."""
+    return reverse("group-stats", args=[group.pk])
+
+
 def session_url(session: Session) -> str:
     """Where a session is played: its page (``ledger/pages/session.py``)."""
     return reverse("session-page", args=[session.pk])

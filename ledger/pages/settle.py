@@ -26,7 +26,7 @@ from web.htmx import HtmxHttpRequest
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
-from .links import session_url
+from .links import group_stats_url, session_url
 from .refusals import REFUSALS, refusal_message
 
 
@@ -120,6 +120,7 @@ def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status
         "history_url": reverse("session-history", args=[session.pk]),
         "chart_url": reverse("session-chart", args=[session.pk]),
         "session_url": session_url(session),
+        "stats_url": group_stats_url(session.group),  # after the evening: how it stands over all of them
         "can_close": session.is_open and role in WRITER_ROLES,
         "alert": alert,
     }

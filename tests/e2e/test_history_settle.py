@@ -116,6 +116,9 @@ def test_the_settle_up_copies_its_summary_and_closes_the_session(phone_page: Pag
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith("周五麻将 · 第一场") and "结算：" in copied
     photograph(page, "settle")
+    page.get_by_role("link", name="本组统计").click()
+    expect(page.locator("h1")).to_have_text("统计 · 周五麻将")
+    page.go_back()
     page.locator(".settleclose > summary").click()
     page.get_by_role("button", name="结束本场").click()
     expect(page.locator(".notice")).to_contain_text("本场已结束")

@@ -69,6 +69,15 @@ def test_the_csv_link_downloads_the_session(client, played):
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
 
 
+def test_it_leads_to_the_groups_statistics(client, played):
+    """After an evening a player looks here: how it stands over all the group's sessions is one tap on."""
+    page = settle(client, played)
+    stats = reverse("group-stats", args=[played.group.pk])
+    assert f'href="{stats}">本组统计 ›' in page.content.decode()
+    assert client.get(stats).status_code == 200
+    assert f'href="{stats}">The group\'s statistics ›' in settle(client, played, ENGLISH).content.decode()
+
+
 def test_closing_the_session_after_the_confirmation(client, played):
     assert "结束本场" in visible_text(settle(client, played))
     response = client.post(reverse("session-close-page", args=[played.pk]))
