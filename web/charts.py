@@ -66,8 +66,10 @@ def compact_number(value: int, *, language: str | None = None) -> str:
         return f"{sign}{size}"
     code = (language or get_language() or "zh").lower()
     units = UNITS["zh" if code.startswith("zh") else "en"]
-    scale, unit = next((scale, unit) for scale, unit in units if size >= scale)
-    scaled = size / scale
+    # Rounded before the unit is chosen: 999,999 is "1M", never "1000k"; 99,995,000 is "1亿".
+    shown = round(size, 3 - len(str(size)))
+    scale, unit = next((scale, unit) for scale, unit in units if shown >= scale)
+    scaled = shown / scale
     digits = max(0, 2 - int(math.log10(scaled))) if scaled < 1000 else 0
     text = f"{scaled:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{round(scaled)}"
     return f"{sign}{text}{unit}"

@@ -132,6 +132,10 @@ def test_the_tick_labels_read_as_numbers_in_the_page_language():
         pytest.param(90_000_000_000, "zh-hans", "900亿", id="yi"),
         pytest.param(-90_000_000_000, "en", "−90B", id="billions"),
         pytest.param(2_500_000, "en", "2.5M", id="trailing-zeros-dropped"),
+        pytest.param(999_999, "en", "1M", id="rounds-up-into-the-next-unit"),
+        pytest.param(999_999, "zh-hans", "100万", id="rounds-to-three-digits"),
+        pytest.param(99_995_000, "zh-hans", "1亿", id="rounds-up-into-yi"),
+        pytest.param(12_345_678, "zh-hans", "1230万", id="three-significant-digits-of-wan"),
     ],
 )
 def test_compact_numbers(value, language, text):
