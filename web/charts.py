@@ -8,7 +8,9 @@ markup as a ``SafeString``, every label escaped (player names are typed by anyon
    about five of them) cover it, labelled by ``compact_number`` (``36``, ``−1200``, ``12万``, ``900亿``).
 2. The plot's margins come from the widest tick label (left) and the widest end label (right), measured
    in character widths: a CJK character counts one em, anything else 0.6 em.
-3. x positions are evenly spaced; at most about eight x labels are printed (every 1st, 2nd, 5th, 10th …).
+3. x positions are evenly spaced; at most about eight x labels are printed (every 1st, 2nd, 5th, 10th …),
+   each cut with "…" to the room it has (a session's name is typed by anyone and may be long): the gap to
+   the next printed label, and no further than the edge of the image.
 4. One polyline per series, with a dot on each point while there are few (a single point is a dot only).
 5. At the end of each line its last value, signed; end labels closer than a line's height are pushed
    apart, then kept inside the plot, so four lines ending together stay readable.
@@ -46,6 +48,7 @@ SERIES_STYLES = 8  # chart-series-0 .. 7 in site.css; more series cycle
 DOTS_UP_TO = 24  # points per line that still get a dot each
 TARGET_TICKS = 5
 MAX_X_LABELS = 8
+X_LABEL_GAP = 4  # between two printed x labels
 PLAIN_BELOW = 100_000  # smaller numbers are printed in full
 # The units players read big numbers in: 万 and 亿 in Chinese, thousands and up in English.
 UNITS = {
@@ -228,11 +231,16 @@ def _grid(frame: Frame, number: Callable[[int], str]) -> SafeString:
 
 def _x_labels(frame: Frame, labels: Sequence[str]) -> SafeString:
     step = x_label_step(len(labels))
+    gap = frame.x(step) - frame.x(0) - X_LABEL_GAP if len(labels) > 1 else WIDTH
     return format_html_join(
         "",
         '<text class="chart-tick" x="{}" y="{}" text-anchor="middle">{}</text>',
         (
-            (_num(frame.x(i)), _num(frame.bottom + X_LABELS_HEIGHT - 5), label)
+            (
+                _num(frame.x(i)),
+                _num(frame.bottom + X_LABELS_HEIGHT - 5),
+                fit(label, min(gap, 2 * frame.x(i), 2 * (WIDTH - frame.x(i))), TICK_FONT),
+            )
             for i, label in enumerate(labels)
             if i % step == 0
         ),

@@ -204,6 +204,28 @@ def test_x_label_steps(count, step):
     assert x_label_step(count) == step
 
 
+def x_labels(root: ET.Element) -> list[ET.Element]:
+    return [node for node in root.iter(f"{SVG}text") if node.get("text-anchor") == "middle"]
+
+
+def test_long_x_labels_are_cut_to_the_room_between_them():
+    """A group's standings label the x axis with its sessions' names, which anyone types."""
+    names = [f"{n}号的周五晚上那一场" for n in range(1, 8)]  # with the start, eight labels: all printed
+    series = [("老张", [0, *range(7)]), ("小王", [0, *range(0, -14, -2)])]
+    root = parsed(line_chart(series, ["", *names], title="t"))
+    printed = x_labels(root)
+    assert len(printed) == 8 and all(node.text.endswith("…") for node in printed[1:])
+    halves = [(float(node.get("x")), text_width(node.text, 11) / 2) for node in printed if node.text]
+    edges = [(middle - half, middle + half) for middle, half in halves]
+    assert all(right <= next_left for (_l, right), (next_left, _r) in itertools.pairwise(edges))
+    assert edges[0][0] >= 0 and edges[-1][1] <= 360
+
+
+def test_short_x_labels_are_left_whole():
+    root = parsed(line_chart(FOUR, ["0", "1", "2", "3"], title="t"))
+    assert [node.text for node in x_labels(root)] == ["0", "1", "2", "3"]
+
+
 def test_a_very_long_name_is_cut_in_the_legend_and_whole_in_its_title():
     name = "一个名字非常非常非常非常长的玩家" + "x" * 40
     root = parsed(line_chart([(name, [0, 1]), ("b", [0, 2])], ["0", "1"], title="t"))
