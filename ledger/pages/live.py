@@ -21,7 +21,7 @@ from web.htmx import HtmxHttpRequest, page_or_fragment
 
 from .. import selectors
 from ..models import SEATS, Session
-from .trends import running_totals, trend_chart
+from .trends import newest_nets, running_totals, trend_chart
 
 POLL_SECONDS = 2  # a new hand shows within 3 s: the poll interval plus one answer
 LIVE_PASS_HEADER = "X-Live-Pass"
@@ -70,7 +70,8 @@ def board_context(session: Session) -> dict[str, Any]:
         "hand": hand,
         "hand_notes": [note for note in hand.notes if note],
         "dealer_name": totals.seats[hand.dealer].player_name if totals.seats else "",
-        "rounds": hands[::-1],
+        "names": names,
+        "rounds": newest_nets(hands),
         "chart": trend_chart(names, running_totals(hands)) if hands else "",
         "revision": hand.revision,
         "poll_seconds": POLL_SECONDS,

@@ -25,13 +25,14 @@ from ..models import Session, WinRecord
 
 
 @dataclass(frozen=True, slots=True)
-class HandTotals:
-    """A row of the table: a hand and each seat's running total once it was played."""
+class HandRow:
+    """A row of the hand-by-hand table (``templates/ledger/chart/_hands.html``): a hand and a number per
+    seat, its running totals on the 走势 page, its own nets on a viewer's live board."""
 
     number: int
     voided: bool
     corrected: bool
-    totals: tuple[int, ...]
+    values: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,22 +44,27 @@ class BigHand:
     points: int
 
 
-def running_totals(hands: Sequence[selectors.HandNet]) -> list[HandTotals]:
+def running_totals(hands: Sequence[selectors.HandNet]) -> list[HandRow]:
     """Each hand with the totals after it: the nets added up in order."""
     sums = accumulate((hand.nets for hand in hands), _added)
     return [
-        HandTotals(hand.number, hand.voided, hand.corrected, totals)
+        HandRow(hand.number, hand.voided, hand.corrected, totals)
         for hand, totals in zip(hands, sums, strict=True)
     ]
+
+
+def newest_nets(hands: Sequence[selectors.HandNet]) -> list[HandRow]:
+    """Each hand with its own nets, the newest first: what a live board lists."""
+    return [HandRow(hand.number, hand.voided, hand.corrected, hand.nets) for hand in reversed(hands)]
 
 
 def _added(total: tuple[int, ...], nets: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(before + net for before, net in zip(total, nets, strict=True))
 
 
-def trend_chart(names: Sequence[str], rows: Sequence[HandTotals]) -> SafeString:
-    """The running totals as lines from 0 before the first hand (x = 第N手)."""
-    series = [(name, [0, *(row.totals[seat] for row in rows)]) for seat, name in enumerate(names)]
+def trend_chart(names: Sequence[str], rows: Sequence[HandRow]) -> SafeString:
+    """The running totals (``running_totals``) as lines from 0 before the first hand (x = 第N手)."""
+    series = [(name, [0, *(row.values[seat] for row in rows)]) for seat, name in enumerate(names)]
     return line_chart(
         series,
         ["0", *(str(row.number) for row in rows)],

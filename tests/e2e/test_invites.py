@@ -105,7 +105,7 @@ def test_a_viewer_link_opens_the_table_without_an_account(phone_page: Page, live
     page = phone_page
     page.goto(f"{live_server.url}/join/{invite.token}/")
     expect(page.locator(".live__seats .seat")).to_have_count(4)
-    expect(page.locator(".live__rounds tbody tr")).to_have_count(1)
+    expect(page.locator(".handtable tbody tr")).to_have_count(1)
     no_horizontal_scroll(page)
     photograph(page, "watch")
     page.locator(".langswitch button").click()
@@ -158,7 +158,7 @@ def test_a_viewer_sees_a_hand_recorded_on_another_phone_within_3_seconds(phones:
     """Two browser contexts: the scorekeeper records on his session page; the viewer's never reloads."""
     invite = services.invite_create(actor=table["owner"], session=table["session"], role="viewer")
     viewer = phones.open(None, f"/join/{invite.token}/")
-    expect(viewer.locator(".live__rounds tbody tr")).to_have_count(1)
+    expect(viewer.locator(".handtable tbody tr")).to_have_count(1)
 
     keeper = phones.open(table["owner"], reverse("session-page", args=[table["session"].pk]))
     choose(keeper, "ev_type", "win")  # 一炮多响: 小王 discards, the three others win, the hand is over
@@ -169,7 +169,7 @@ def test_a_viewer_sees_a_hand_recorded_on_another_phone_within_3_seconds(phones:
     expect(keeper.locator(".endcard")).to_be_visible()
     assert Round.objects.filter(session=table["session"]).count() == 2
 
-    expect(viewer.locator(".live__rounds tbody tr")).to_have_count(2, timeout=3000)
+    expect(viewer.locator(".handtable tbody tr")).to_have_count(2, timeout=3000)
     assert viewer.evaluate("window.__sameDocument") is True
     expect(viewer.locator(".live__seats .seat").nth(0)).to_contain_text("−8")  # −5 before, −3 now
     photograph(viewer, "watch-live")

@@ -130,7 +130,7 @@ def test_three_phones_follow_one_table_one_from_the_invite_qr_code(phones: Phone
     expect(keeper.locator(".endcard")).to_be_visible()
     shown_on_both_within_3_seconds(member, viewer, 0, "−5")  # −2 for the kong, −3 for the three wins
     expect(member.locator(".endcard")).to_contain_text("第 1 手结束")
-    expect(viewer.locator(".live__rounds tbody tr")).to_have_count(1)
+    expect(viewer.locator(".handtable tbody tr")).to_have_count(1)
     totals = [keeper.locator("#entry-seats .seat__total").nth(seat).inner_text() for seat in range(4)]
     assert [member.locator("#entry-seats .seat__total").nth(seat).inner_text() for seat in range(4)] == totals
     assert [viewer.locator(".live__seats .seat__total").nth(seat).inner_text() for seat in range(4)] == totals

@@ -3,6 +3,7 @@ hands, from the ledger's sums: voided hands move nothing, corrected ones count a
 English; an empty session; the links to it; a bounded number of queries."""
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from itertools import accumulate
 
@@ -62,7 +63,7 @@ def expected_rows(session):
 
 
 def table_rows(page):
-    return [row.totals for row in page.context["rows"]]
+    return [row.values for row in page.context["rows"]]
 
 
 def signed(points):
@@ -215,6 +216,42 @@ def test_the_viewer_links_live_board_draws_the_chart_too(client, owner, session)
     link = services.invite_create(actor=owner, session=session, role="viewer")
     board = client.get(f"/join/{link.token}/").content.decode()
     assert 'class="chart"' in board and 'aria-label="每手累计走势"' in board
+
+
+def hand_table(html):
+    """The hand-by-hand table of a page: its header and, per row, its class, its label and its numbers."""
+    root = ET.fromstring(re.search(r'<table class="handtable">.*?</table>', html, re.S).group(0))
+    header = ["".join(cell.itertext()) for cell in root.iter("th") if cell.get("scope") == "col"]
+    rows = [
+        (
+            row.get("class"),
+            " ".join("".join(row.find("th").itertext()).split()),
+            ["".join(c.itertext()) for c in row.iter("td")],
+        )
+        for row in root.find("tbody")
+    ]
+    return header, rows
+
+
+def test_the_live_board_lists_the_hands_in_the_chart_pages_table(client, owner, session):
+    """One table, two readings: 走势's running totals, oldest first; the board's nets, newest first."""
+    first, second, _third = record(owner, session, SELF_DRAW_B, DRAW_WITH_PIG, DIRECT_KONG)
+    services.round_void(actor=owner, round_=second)
+    services.round_correct(actor=owner, round_=first, body=KONG_THEN_GANG_SHANG_PAO)
+    link = services.invite_create(actor=owner, session=session, role="viewer")
+    header, totals = hand_table(chart(client, session).content.decode())
+    board_header, nets = hand_table(client.get(f"/join/{link.token}/").content.decode())
+    assert header == board_header == ["手", "小王", "小李", "阿美", "老张"]
+    assert totals == [
+        (None, "1 改过", ["−1", "−2", "+4", "−1"]),
+        ("handtable__voided", "2 作废", ["−1", "−2", "+4", "−1"]),
+        (None, "3", ["−1", "−4", "+6", "−1"]),
+    ]
+    assert nets == [
+        (None, "3", ["0", "−2", "+2", "0"]),
+        ("handtable__voided", "2 作废", ["0", "0", "0", "0"]),
+        (None, "1 改过", ["−1", "−2", "+4", "−1"]),
+    ]
 
 
 @pytest.mark.parametrize("hands", [2, 12])
