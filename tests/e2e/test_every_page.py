@@ -1,0 +1,329 @@
+"""Every page of issue 9 at 360 x 780, in Chinese and in English, light and dark, held to UX.md's rules in
+one place: no horizontal scroll, no console error or CSP violation, every control a 44 px target, text
+that reads against its background (WCAG AA contrast) in both schemes, and a Chinese page with no English
+left untranslated. Each is photographed into /tmp/sczmj-every-<page>-<language>-<scheme>.png.
+
+The pages: the invite page with its QR codes, the join pages (viewer board, scorekeeper link for a visitor
+and for a logged-in account, expired and revoked links), the invitations page, 走势, 统计, the group page,
+home, the offline calculator scoring a hand with no network, and a session page that loses the network
+(its offline note) or is opened without one (the offline page).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from playwright.sync_api import Browser, Page, expect
+
+from ledger import demo, services
+from ledger.models import Group, Role, Session, SessionInvite
+from tests.ledger.conftest import make_user
+
+from .test_pages import photograph, tap_tiles
+from .test_pwa import OFFLINE_READY_MS
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 360, "height": 780}
+LOCALES = {"zh": "zh-CN", "en": "en-US"}
+TARGET = 44
+# WCAG 2.x AA: 4.5:1 for text, 3:1 for large text (24 px, or 18.66 px bold).
+CONTRAST, LARGE_CONTRAST = 4.5, 3.0
+# Latin words a Chinese page shows on purpose: the language switch, the QQ preset, the brand.
+LATIN_IN_CHINESE = {"English", "QQ", "SCZMJ", "QR"}
+
+# Every visible control; a radio or checkbox is measured by its label, the whole of which is tapped.
+TARGETS_JS = """target => {
+  const selector = 'a[href], button, summary, select, textarea, input:not([type=hidden])';
+  const visible = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const small = [];
+  for (let el of document.querySelectorAll(selector)) {
+    if (el.matches('input[type=radio], input[type=checkbox]')) el = el.closest('label') || el;
+    if (!el || !visible(el) || el.closest('.sr-only, [aria-hidden=true]')) continue;
+    const box = el.getBoundingClientRect();
+    // tile faces abut instead: nine across the picker, fourteen in the hand being built (docs/pages.md)
+    const tile = el.matches('.pick, .held');
+    if (box.height < target || (!tile && box.width < target)) {
+      small.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || el.name || '').trim()
+        .slice(0, 30)}" ${box.width.toFixed(1)}x${box.height.toFixed(1)}`);
+    }
+  }
+  return small;
+}"""
+
+# What sticks out past the phone's right edge (the outermost such elements), when the page scrolls sideways.
+WIDER_JS = """width => document.documentElement.scrollWidth <= width ? [] :
+  [...document.body.querySelectorAll('*')]
+    .filter(el => el.getBoundingClientRect().right > width + 0.5)
+    .filter(el => !el.parentElement || el.parentElement.getBoundingClientRect().right <= width + 0.5)
+    .map(el => `${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} right ${
+      el.getBoundingClientRect().right.toFixed(1)}`)"""
+
+# Text the page cuts short with "…" (CSS text-overflow) although the demo's names are short: the words a
+# player needs (改过, the seat's part of this hand) must fit at 360 px.
+CUT_JS = """() => [...document.body.querySelectorAll('*')]
+  .filter(el => getComputedStyle(el).textOverflow === 'ellipsis' && el.getClientRects().length > 0)
+  .filter(el => {
+    // the text's own width (a Range measures it whole, cut or not) against the room inside the box:
+    // scrollWidth and clientWidth are whole pixels and miss a cut by a fraction of one
+    const style = getComputedStyle(el), text = document.createRange();
+    text.selectNodeContents(el);
+    const room = el.getBoundingClientRect().width - ['paddingLeft', 'paddingRight', 'borderLeftWidth',
+      'borderRightWidth'].reduce((sum, side) => sum + parseFloat(style[side]), 0);
+    return text.getBoundingClientRect().width > room + 0.01;
+  })
+  .map(el => `${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} "${
+    el.textContent.trim().slice(0, 30)}"`)"""
+
+# A button whose label takes two lines keeps both centred.
+WRAPPED_JS = """() => [...document.querySelectorAll('.primary, .secondary')]
+  .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).textAlign !== 'center')
+  .filter(el => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map(line => Math.round(line.top))).size > 1;
+  })
+  .map(el => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`)"""
+
+# Text whose colour against the background behind it (every ancestor's background composited, opacity
+# included) falls below AA; SVG text is read by its fill.
+CONTRAST_JS = """([normal, large]) => {
+  const rgba = text => {
+    const m = text && text.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3]));
+  const luminance = rgb => {
+    const [r, g, b] = rgb.map(v => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const root = getComputedStyle(document.documentElement).colorScheme.includes('dark')
+    && matchMedia('(prefers-color-scheme: dark)').matches ? [18, 18, 18] : [255, 255, 255];
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (!walker.currentNode.textContent.trim() || seen.has(el)) continue;
+    seen.add(el);
+    const skipped = '[hidden], .sr-only, [disabled], [aria-disabled=true], title, script, style';
+    if (!el.getClientRects().length || el.closest(skipped)) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden') continue;
+    const chain = [];
+    for (let e = el; e; e = e.parentElement) chain.unshift(e);
+    let back = root, opacity = 1, painted = false;
+    for (const e of chain) {
+      const s = getComputedStyle(e);
+      opacity *= Number(s.opacity);
+      painted ||= s.backgroundImage !== 'none';
+      const colour = rgba(s.backgroundColor);
+      if (colour && colour[3] > 0) back = over(colour, back);
+    }
+    const fg = rgba(el instanceof SVGElement ? style.fill : style.color);
+    if (!fg || painted) continue;  // on a gradient (the hand's green cloth) no one colour is behind it
+    const shown = over([fg[0], fg[1], fg[2], fg[3] * opacity], back);
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const need = size >= 24 || (size >= 18.66 && bold) ? large : normal;
+    const got = ratio(shown, back);
+    if (got < need) found.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} `
+      + `"${walker.currentNode.textContent.trim().slice(0, 24)}" ${got.toFixed(2)}:1 < ${need}`);
+  }
+  return found;
+}"""
+
+
+@dataclass
+class Table:
+    """The demo group (three evenings) with a link of every kind and a stranger asked to join."""
+
+    owner: Any
+    friend: Any
+    group: Group
+    session: Session
+    invites: dict[str, SessionInvite]
+
+
+@pytest.fixture
+def table(transactional_db: Any, settings: Any) -> Table:
+    settings.DEBUG = True  # load_demo runs in development mode only
+    call_command("load_demo")
+    group = Group.objects.get(name=demo.GROUP)
+    session = group.sessions.get(name=demo.SESSION)
+    owner = group.memberships.get(role=Role.OWNER).user
+    invites = {
+        role: services.invite_create(actor=owner, session=session, role=role)
+        for role in (Role.VIEWER, Role.SCOREKEEPER)
+    }
+    invites["expired"] = services.invite_create(actor=owner, session=session, role=Role.VIEWER)
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    SessionInvite.objects.filter(pk=invites["expired"].pk).update(expires_at=an_hour_ago)
+    invites["revoked"] = services.invite_revoke(
+        actor=owner, invite=services.invite_create(actor=owner, session=session, role=Role.VIEWER)
+    )
+    friend = make_user("friend")
+    services.member_invite(actor=owner, group=group, username="friend", role=Role.SCOREKEEPER)
+    return Table(owner, friend, group, session, invites)
+
+
+def _join(kind: str) -> Callable[[Table], str]:
+    return lambda table: reverse("invite-join", args=[table.invites[kind].token])
+
+
+@dataclass(frozen=True)
+class Visit:
+    """How a page is reached: by whom (an attribute of Table, or None), at which path, with which status,
+    and what is done there before it is judged; ``offline`` pages judge a page without a network, whose
+    failed requests the browser reports."""
+
+    user: str | None
+    path: Callable[[Table], str]
+    status: int = 200
+    then: Callable[[Page, str], None] | None = None
+    offline: bool = False
+    needs_pyodide: bool = False
+
+
+READY = {"zh": "离线计分已就绪", "en": "Offline scoring ready"}
+
+
+def _worker_in_control(page: Page) -> None:
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def _score_offline(page: Page, language: str) -> None:
+    _worker_in_control(page)
+    expect(page.locator("#offline-scoring")).to_have_text(READY[language], timeout=OFFLINE_READY_MS)
+    page.context.set_offline(True)
+    page.reload()
+    tap_tiles(page, "1s 1s 2s 2s 2s 3s 3s 3s 4s 5s 6s 9s 9s 9s")
+    expect(page.locator("#result .result__offline")).to_be_visible(timeout=OFFLINE_READY_MS)
+
+
+def _lose_the_network(page: Page, language: str) -> None:
+    _worker_in_control(page)  # registered before the network goes (a failed update check is logged)
+    page.context.set_offline(True)
+    expect(page.locator("#offline-note")).to_be_visible(timeout=5000)
+
+
+def _navigate_offline(page: Page, language: str) -> None:
+    _worker_in_control(page)
+    page.context.set_offline(True)
+    page.goto(reverse("session-history", args=[Session.objects.get(name=demo.SESSION).pk]))
+    expect(page.locator(".offline-page h1")).to_be_visible()
+
+
+PAGES = {
+    "invite": Visit("owner", lambda t: reverse("session-invite", args=[t.session.pk])),
+    "join-viewer": Visit(None, _join(Role.VIEWER)),
+    "join-scorekeeper": Visit(None, _join(Role.SCOREKEEPER)),
+    "join-scorekeeper-account": Visit("friend", _join(Role.SCOREKEEPER)),
+    "join-expired": Visit(None, _join("expired"), status=410),
+    "join-revoked": Visit(None, _join("revoked"), status=410),
+    "invitations": Visit("friend", lambda t: reverse("invitations-page")),
+    "chart": Visit("owner", lambda t: reverse("session-chart", args=[t.session.pk])),
+    "stats": Visit("owner", lambda t: reverse("group-stats", args=[t.group.pk])),
+    "group": Visit("owner", lambda t: reverse("group-page", args=[t.group.pk])),
+    "home": Visit("owner", lambda t: reverse("home")),
+    "calculator-offline": Visit(None, lambda t: "/", then=_score_offline, offline=True, needs_pyodide=True),
+    "session-offline-note": Visit(
+        "owner", lambda t: reverse("session-page", args=[t.session.pk]), then=_lose_the_network, offline=True
+    ),
+    "session-offline-page": Visit("owner", lambda t: "/", then=_navigate_offline, offline=True),
+}
+
+# Every CSP violation of a page, whether or not the browser also logs it.
+CSP_LISTENER = """window.__csp = [];
+document.addEventListener('securitypolicyviolation',
+  event => window.__csp.push(`${event.violatedDirective} ${event.blockedURI}`));"""
+
+# What chromium reports on its own: a page answered with an error status it was asked for, and, with the
+# network gone, the requests that could not leave (htmx logs its sendError as well).
+EXPECTED_STATUS = "Failed to load resource: the server responded with a status of {status}"
+OFFLINE_NOISE = re.compile(r"ERR_INTERNET_DISCONNECTED|^htmx:(sendError|afterRequest), ")
+
+
+def _expected(message: str, visit: Visit) -> bool:
+    if visit.status != 200 and message.startswith(EXPECTED_STATUS.format(status=visit.status)):
+        return True
+    return visit.offline and bool(OFFLINE_NOISE.search(message))
+
+
+def _untranslated(page: Page, table: Table) -> list[str]:
+    """Latin words on a Chinese page that are no account's name and no known exception."""
+    text = page.evaluate("document.body.innerText")
+    words = set(re.findall(r"[A-Za-z][A-Za-z']{2,}", text))
+    names = {table.owner.username, table.friend.username}
+    return sorted(words - LATIN_IN_CHINESE - names)
+
+
+@pytest.mark.parametrize("language", LOCALES)
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_of_issue_9_reads_on_a_phone(
+    browser: Browser, live_server: Any, table: Table, name: str, language: str, request: Any
+) -> None:
+    visit = PAGES[name]
+    if visit.needs_pyodide:
+        request.getfixturevalue("pyodide")
+    context = browser.new_context(
+        base_url=live_server.url, locale=LOCALES[language], device_scale_factor=2, viewport=PHONE
+    )
+    try:
+        user = getattr(table, visit.user) if visit.user else None
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            context.add_cookies(
+                [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+            )
+        context.add_init_script(CSP_LISTENER)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        response = page.goto(visit.path(table))
+        assert response is not None and response.status == visit.status
+        page.wait_for_load_state("load")
+        if visit.then is not None:
+            visit.then(page, language)
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans" if language == "zh" else "en")
+
+        problems: dict[str, Any] = {}
+        problems["scrolls sideways"] = page.evaluate(WIDER_JS, PHONE["width"])
+        problems["controls under 44 px"] = page.evaluate(TARGETS_JS, TARGET)
+        problems["cut short"] = page.evaluate(CUT_JS)
+        problems["a wrapped label not centred"] = page.evaluate(WRAPPED_JS)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            problems[f"hard to read ({scheme})"] = page.evaluate(CONTRAST_JS, [CONTRAST, LARGE_CONTRAST])
+        page.emulate_media(color_scheme="light")
+        if language == "zh":
+            problems["English left on a Chinese page"] = _untranslated(page, table)
+        photograph(page, f"every-{name}-{language}")
+        problems["CSP violations"] = page.evaluate("window.__csp")
+        problems["console errors"] = [message for message in errors if not _expected(message, visit)]
+        found = {problem: found for problem, found in problems.items() if found}
+        assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+    finally:
+        context.set_offline(False)
+        context.close()
