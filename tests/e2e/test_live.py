@@ -120,7 +120,7 @@ def test_three_phones_follow_one_table_one_from_the_invite_qr_code(phones: Phone
     expect(keeper.locator("#entry-seats .seat__total").nth(1)).to_have_text("+6")
     shown_on_both_within_3_seconds(member, viewer, 1, "+6")
     expect(member.locator("#entry-history")).to_contain_text("暗杠")
-    expect(viewer.locator(".live__hand")).to_contain_text("本手已记 1 件事")
+    expect(viewer.locator(".live__hand")).to_contain_text("本手已记 1 笔")
 
     choose(keeper, "ev_type", "win")  # 一炮多响: 小王 discards, the three others win, the hand is over
     for seat in (1, 2, 3):

@@ -46,6 +46,18 @@ def test_a_new_event_answers_with_the_board_and_its_new_revision(client, link, o
     assert poll(client, link, after).status_code == 204
 
 
+def test_the_board_says_in_a_players_words_what_this_hand_holds_and_who_may_record(
+    client, link, owner, session
+):
+    before = selectors.session_hand_revision(session)
+    services.hand_event_add(actor=owner, session=session, event=DIRECT_KONG["events"][0], revision=before)
+    concealed = {"type": "kong", "player": 1, "kind": "concealed", "tile": "1s"}
+    services.hand_event_add(actor=owner, session=session, event=concealed, revision=before + 1)
+    page = client.get(f"/join/{link.token}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "本手已记 2 笔" in page and "件事" not in page  # entries of a score sheet, not "two matters"
+    assert "你在用观看链接看这一场：只有记分员能记分。" in page
+
+
 def test_a_round_recorded_elsewhere_moves_the_board_too(client, link, owner, session):
     before = selectors.session_hand_revision(session)
     services.round_record(actor=owner, session=session, body=SELF_DRAW_B)

@@ -88,7 +88,11 @@ def test_the_worker_version_follows_the_files():
 def test_the_offline_page_says_so(client):
     response = client.get("/offline/", HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert response.status_code == 200
-    assert "需要网络" in response.content.decode()
+    text = response.content.decode()
+    # in a player's words: the scores are on the server, so every phone shows the same (not "the same hand
+    # of tiles", which is what 同一手牌 says)
+    assert "需要网络" in text and "每部手机看到的分数都一样" in text and "同一手牌" not in text
+    assert "算番器" in text and "算番计算器" not in text  # one name for it, not 算番 twice over
 
 
 def test_every_page_links_the_manifest_and_the_icons(client):
