@@ -119,11 +119,13 @@ ROUNDS: tuple[dict[str, Any], ...] = (
     },
 )
 
-# Two earlier evenings, recorded and closed before tonight's: (name, who sat where as indices into PLAYERS,
-# the rounds), seats in each round numbered as in that evening.
-EARLIER: tuple[tuple[str, tuple[int, ...], tuple[dict[str, Any], ...]], ...] = (
+# Two earlier evenings, recorded and closed before tonight's: (name, how many weeks before tonight it was
+# played, who sat where as indices into PLAYERS, the rounds), seats in each round numbered as in that
+# evening. They carry their own dates, so the statistics' standings read as the weeks they were.
+EARLIER: tuple[tuple[str, int, tuple[int, ...], tuple[dict[str, Any], ...]], ...] = (
     (
         "上上周五",
+        2,
         (2, 0, 3, 1),  # 阿美 小王 老张 小李
         (
             {  # seat 2 self-draws a 清对 from tiles; seat 0 wins on seat 3's discard; seat 1 self-draws
@@ -177,6 +179,7 @@ EARLIER: tuple[tuple[str, tuple[int, ...], tuple[dict[str, Any], ...]], ...] = (
     ),
     (
         "上周五",
+        1,
         (1, 3, 0, 2),  # 小李 老张 小王 阿美
         (
             {  # seat 3 self-draws a 带幺九 from tiles; seats 2 and 0 win on seat 1's discards
@@ -225,6 +228,9 @@ EARLIER: tuple[tuple[str, tuple[int, ...], tuple[dict[str, Any], ...]], ...] = (
         ),
     ),
 )
+
+# An earlier evening's hands are dated this many minutes apart, from its start; it closes after the last.
+MINUTES_PER_HAND = 12
 
 # (round position, corrected body): the scorekeeper fixes 阿美's fan in the 一炮多响 round.
 CORRECTION = (4, {"dealer": 3, "events": [_win(0, (1, 2), (2, 4)), _win(None, (3, 1))]})

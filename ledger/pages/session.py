@@ -26,6 +26,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from web.entry.page import Board, board_of, entry_context, entry_response
@@ -135,9 +136,28 @@ def _writer_links(session: Session) -> list[tuple[str, str]]:
     return [(reverse("session-invite", args=[session.pk]), _("Invite"))]
 
 
+# The footer says what this phone can do with the table: continue the hand, watch it, or look back at it
+# (the closed session's words are those 结算 says when it closes it).
+FOOTERS = {
+    "records": gettext_lazy(
+        "Every event is saved as it is recorded: any phone of the table can continue this hand."
+    ),
+    "watches": gettext_lazy(
+        "You are watching: each event a scorekeeper records shows here by itself; "
+        "only scorekeepers can record."
+    ),
+    "closed": gettext_lazy("The session is closed: its hands are kept, and no more can be recorded."),
+}
+
+
+def _footer(session: Session, *, writer: bool) -> str:
+    return FOOTERS["closed" if not session.is_open else "records" if writer else "watches"]
+
+
 def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board], dict[str, Any]]:
     role = selectors.role_in(user=request.user, group=session.group)
     read_only = role not in WRITER_ROLES or not session.is_open
+    footer = _footer(session, writer=role in WRITER_ROLES)
 
     def context(board: Board) -> dict[str, Any]:
         return {
@@ -145,6 +165,7 @@ def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board
             "entry_title": session.name,
             "entry_links": _links(session) + ([] if read_only else _writer_links(session)),
             "read_only": read_only,
+            "footer": footer,
             "live_url": reverse("session-live", args=[session.pk]),
             "live": session.is_open,  # a closed session changes no more: its page stops polling
             "live_pass": live_pass(request),

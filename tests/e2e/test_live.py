@@ -202,6 +202,7 @@ def test_a_viewer_members_page_follows_read_only(phones: Phones, table):
     services.invitation_accept(actor=viewer, invitation=invitation)
     watcher = phones.open(viewer, table["path"])
     expect(watcher.locator("#entry-form")).to_have_count(0)
+    expect(watcher.locator("footer")).to_contain_text("你正在观看")
     keeper = phones.open(table["keeper"], table["path"])
     choose(keeper, "ev_type", "win")  # 一炮多响: 小王 discards, the three others win, the hand is over
     for seat in (1, 2, 3):
@@ -213,3 +214,7 @@ def test_a_viewer_members_page_follows_read_only(phones: Phones, table):
     expect(watcher.locator("#entry-seats .seat__total").nth(0)).to_have_text("−3")
     assert watcher.evaluate("window.__sameDocument") is True
     photograph(watcher, "live-viewer-member")
+    watcher.locator(".langswitch button").click()
+    expect(watcher.locator("footer")).to_contain_text("You are watching")
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= 360
+    photograph(watcher, "live-viewer-member-en")

@@ -1,5 +1,7 @@
 """The management commands: load_demo (idempotent) and create_account."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
@@ -24,6 +26,19 @@ def test_load_demo_records_a_living_session_once(db, settings):
     assert [(session.name, session.is_open) for session in earlier] == [
         (name, False) for name, *_ in demo.EARLIER
     ]
+    tonight = Session.objects.get(group=group, name=demo.SESSION).created
+    for session, (_, weeks_ago, _, rounds) in zip(earlier, demo.EARLIER, strict=True):
+        # each earlier evening dated its week, its hands after its start and before it closed
+        assert tonight - session.created - timedelta(weeks=weeks_ago) < timedelta(minutes=1)
+        times = [
+            *Round.objects.filter(session=session).order_by("position").values_list("created", flat=True)
+        ]
+        assert len(times) == len(rounds) and session.created < times[0] and times == sorted(times)
+        assert times[-1] < session.closed < tonight
+        assert set(
+            RoundVersion.objects.filter(round__session=session).values_list("created", flat=True)
+        ) == set(times)
+    call_command("verify_ledger")  # dating them back breaks no seal
     assert RoundVersion.objects.filter(kind=VersionKind.CORRECTED).count() == 1
     reasons = set(LedgerEntry.objects.values_list("reason", flat=True))
     assert {"concealed_kong", "direct_kong", "added_kong", "kong_transfer", "huazhu", "chajiao"} <= reasons

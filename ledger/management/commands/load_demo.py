@@ -5,15 +5,17 @@ only the Makefile sets), with no flag to override it: the demo account is a supe
 published, so it has no place in a database a server facing the world uses.
 """
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from ledger import demo, selectors, services
-from ledger.models import Group
+from ledger.models import Group, Round, RoundVersion, Session
 
 
 class Command(BaseCommand):
@@ -36,7 +38,8 @@ class Command(BaseCommand):
             owner = self._demo_user()
             group = services.group_create(actor=owner, name=demo.GROUP)
             players = [services.player_add(actor=owner, group=group, name=name) for name in demo.PLAYERS]
-            for name, seating, earlier in demo.EARLIER:
+            tonight = timezone.now()
+            for name, weeks_ago, seating, earlier in demo.EARLIER:
                 evening = services.session_start(
                     actor=owner,
                     group=group,
@@ -48,6 +51,7 @@ class Command(BaseCommand):
                 for body in earlier:
                     services.round_record(actor=owner, session=evening, body=body)
                 services.session_close(actor=owner, session=evening)
+                _date_back(evening, tonight - timedelta(weeks=weeks_ago))
             session = services.session_start(
                 actor=owner,
                 group=group,
@@ -86,3 +90,17 @@ class Command(BaseCommand):
             user.is_superuser = True
             user.save(update_fields=["is_superuser"])
         return user
+
+
+def _date_back(session: Session, start: datetime) -> None:
+    """An earlier evening's times as if it had been recorded then: the session from ``start``, each hand
+    ``demo.MINUTES_PER_HAND`` after the one before, closed after the last. None of them is sealed
+    (ledger/integrity.py), as the import of a group file puts back a file's times (ledger/group_file.py);
+    the append-only ledger rows are not touched and keep the moment they were written."""
+    hands = list(Round.objects.filter(session=session).values_list("pk", "position"))
+    for pk, position in hands:
+        at = start + timedelta(minutes=demo.MINUTES_PER_HAND * position)
+        Round.objects.filter(pk=pk).update(created=at)
+        RoundVersion.objects.filter(round_id=pk).update(created=at)
+    closed = start + timedelta(minutes=demo.MINUTES_PER_HAND * (len(hands) + 1))
+    Session.objects.filter(pk=session.pk).update(created=start, closed=closed)

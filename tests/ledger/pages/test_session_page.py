@@ -166,6 +166,32 @@ def test_a_viewer_sees_the_table_but_no_entry(table):
     assert not HandInProgress.objects.filter(session=session).exclude(events=[]).exists()
 
 
+def footer_of(response) -> str:
+    footer = re.search(r'<footer class="footer">(.*?)</footer>', response.content.decode(), re.S)
+    assert footer is not None
+    return re.sub(r"\s+", " ", footer[1]).strip()
+
+
+def test_the_footer_says_what_this_phone_can_do_with_the_table(table):
+    """A scorekeeper can continue the hand; a viewer member watches it; a closed session is looked back at."""
+    owner, group, session = table
+    viewer_user = make_user("viewer")
+    join(owner, group, viewer_user, Role.VIEWER)
+    keeper, viewer = Phone(owner, session), Phone(viewer_user, session)
+    english = Phone(viewer_user, session, HTTP_ACCEPT_LANGUAGE="en")
+    records = "每记一笔都马上存到服务器：同桌任何一部手机都能接着记这一手。"
+    assert footer_of(keeper.client.get(keeper.url)) == records
+    watches = "你正在观看：记分员每记一笔，这里都会自动显示；只有记分员可以记录。"
+    assert footer_of(viewer.client.get(viewer.url)) == watches
+    assert footer_of(english.client.get(english.url)) == (
+        "You are watching: each event a scorekeeper records shows here by itself; "
+        "only scorekeepers can record."
+    )
+    services.session_close(actor=owner, session=session)
+    for phone in (keeper, viewer):
+        assert footer_of(phone.client.get(phone.url)) == "本场已结束：记录都保留，不能再记新的一手。"
+
+
 def test_another_group_s_session_is_a_404(table):
     _owner, _group, session = table
     stranger = Phone(make_user("stranger"), session)
