@@ -51,7 +51,7 @@ TARGETS_JS = """target => {
     if (el.matches('input[type=radio], input[type=checkbox]')) el = el.closest('label') || el;
     if (!el || !visible(el) || el.closest('.sr-only, [aria-hidden=true]')) continue;
     const box = el.getBoundingClientRect();
-    // tile faces abut instead: nine across the picker, fourteen in the hand being built (docs/pages.md)
+    // tile faces cannot be 44 px wide: nine across the picker, fourteen in the hand (docs/pages.md)
     const tile = el.matches('.pick, .held');
     if (box.height < target || (!tile && box.width < target)) {
       small.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || el.name || '').trim()
