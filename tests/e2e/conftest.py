@@ -64,3 +64,26 @@ def pyodide() -> None:
         if os.environ.get("SCZMJ_REQUIRE_BROWSER"):
             pytest.fail(message)
         pytest.skip(message)
+
+
+def _set_hidden(page: Page, hidden: bool) -> None:
+    page.evaluate(
+        f"Object.defineProperty(document, 'hidden', {{value: {str(hidden).lower()}, configurable: true}});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+
+
+def assert_polls_only_while_visible(page: Page) -> None:
+    """static/js/live.js, on any live page: it polls while visible, sends nothing while hidden, and asks
+    at once when shown again."""
+    polls: list[str] = []
+    page.on("request", lambda request: polls.append(request.url) if "/live/" in request.url else None)
+    page.wait_for_timeout(2500)
+    assert polls, "a visible page polls"
+    _set_hidden(page, True)
+    polls.clear()
+    page.wait_for_timeout(4500)
+    assert polls == []
+    _set_hidden(page, False)
+    page.wait_for_timeout(500)
+    assert polls, "coming back asks at once"

@@ -17,7 +17,7 @@ from ledger import services
 from ledger.models import Membership, Role, Round
 from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user
 
-from .conftest import Phones
+from .conftest import Phones, assert_polls_only_while_visible
 from .test_pages import browser_context_args, choose, photograph, tick  # noqa: F401 (the Chinese phone fixture)
 
 pytestmark = pytest.mark.e2e
@@ -182,23 +182,7 @@ def test_a_hidden_page_does_not_poll(phone_page: Page, live_server, table):
     invite = services.invite_create(actor=table["owner"], session=table["session"], role="viewer")
     page = phone_page
     page.goto(f"{live_server.url}/join/{invite.token}/")
-    polls: list[str] = []
-    page.on("request", lambda request: polls.append(request.url) if "/live/" in request.url else None)
-    page.wait_for_timeout(2500)
-    assert polls, "a visible board polls"
-    page.evaluate(
-        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    polls.clear()
-    page.wait_for_timeout(4500)
-    assert polls == []
-    page.evaluate(
-        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    page.wait_for_timeout(500)
-    assert polls, "coming back asks at once"
+    assert_polls_only_while_visible(page)
 
 
 def test_the_group_page_shows_its_links_and_leads_to_making_one(phone_page: Page, live_server, table):

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from ledger import services
 from ledger.models import Role, Round
-from tests.e2e.conftest import Phones
+from tests.e2e.conftest import Phones, assert_polls_only_while_visible
 from tests.e2e.test_invites import decoded_qr
 from tests.e2e.test_pages import choose, photograph, tick
 from tests.ledger.conftest import make_table, make_user
@@ -175,23 +175,7 @@ def test_a_poll_never_resets_an_event_being_entered(phones: Phones, table):
 
 def test_a_hidden_session_page_does_not_poll_and_asks_at_once_when_shown(phones: Phones, table):
     page = phones.open(table["owner"], table["path"])
-    polls: list[str] = []
-    page.on("request", lambda request: polls.append(request.url) if "/live/" in request.url else None)
-    page.wait_for_timeout(2500)
-    assert polls, "a visible page polls"
-    page.evaluate(
-        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    polls.clear()
-    page.wait_for_timeout(4500)
-    assert polls == []
-    page.evaluate(
-        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    page.wait_for_timeout(500)
-    assert polls, "coming back asks at once"
+    assert_polls_only_while_visible(page)
 
 
 def test_a_viewer_members_page_follows_read_only(phones: Phones, table):
