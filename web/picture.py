@@ -25,16 +25,15 @@ import io
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import pylopdf_fonts_zh_cn
 import segno
+from django.contrib.staticfiles import finders
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH = 1080
 MARGIN = 64
 INNER = WIDTH - 2 * MARGIN
-TILE_DIR = Path(__file__).resolve().parent.parent / "static" / "img" / "tiles"
 TILE_RATIO = 4 / 3  # the faces' viewBox is 60 x 80
 SUPERSAMPLE = 3  # faces are painted this much larger, then reduced: Pillow's shapes have no antialiasing
 
@@ -154,7 +153,7 @@ def tile_face(name: str, width: int) -> Image.Image:
     draw.rounded_rectangle(
         (0, 0, big_w - 1, big_h - 1), radius=radius, fill=TILE_FACE, outline=TILE_EDGE, width=SUPERSAMPLE
     )
-    root = ET.parse(TILE_DIR / f"{name}.svg").getroot()
+    root = ET.parse(str(finders.find(f"img/tiles/{name}.svg"))).getroot()  # a checkout's or the wheel's
     scale = big_w / float(root.get("viewBox", "0 0 60 80").split()[2])
     for element in root:
         tile = Image.alpha_composite(tile, _paint(element, scale, tile.size))
