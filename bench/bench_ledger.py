@@ -94,7 +94,7 @@ def measure() -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
 
     from ledger import demo, selectors, services
-    from ledger.api.csv_export import export_lines
+    from ledger.api import export_lines
     from ledger.models import LedgerEntry
 
     call_command("migrate", verbosity=0)

@@ -38,6 +38,14 @@ class Group(models.Model):
 
     name = models.CharField(max_length=100)
     created = models.DateTimeField(auto_now_add=True)
+    # A group made by importing a group file (ledger/group_file.py): who imported it and when, and whether
+    # its file's own chain did not hold, so it came in only because the importer asked to re-seal it.
+    # Either way the writers and times its versions name are the file's claim, not this server's record.
+    imported = models.DateTimeField(null=True, blank=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resealed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("id",)

@@ -7,28 +7,62 @@ Every object is fetched through a selector scoped to the requester's groups, so 
 answer 404 whatever the method; roles are checked by the services (403).
 """
 
-from .accounts import AccountCreateView, TokenView
-from .csv_export import ExportView
+from .accounts import AccountCreateView, SignUpThrottle, TokenThrottle, TokenView
+from .common import (
+    CONFLICTS,
+    ERRORS,
+    GROUP_ID,
+    IDEMPOTENCY_KEY,
+    MEMBER_ID,
+    READ_ERRORS,
+    ROUND_ID,
+    SESSION_ID,
+    THROTTLED,
+    ListView,
+    Pagination,
+)
+from .csv_export import CsvRenderer, ExportView, export_lines, export_rows, neutralise
 from .groups import (
     GroupDetailView,
     GroupListView,
     MemberDetailView,
+    MemberInviteThrottle,
     MemberListView,
     PlayerListView,
     StandingsView,
     StatisticsView,
 )
-from .hand import HandEventsView, HandRedoView, HandUndoView, HandView
+from .hand import (
+    HAND_CONFLICT,
+    HAND_EVENT_EXAMPLE,
+    HAND_EVENT_FIELDS,
+    HAND_EXAMPLE,
+    HAND_KEY,
+    HAND_SETUP_FIELDS,
+    IF_NONE_MATCH,
+    REVISION_FIELDS,
+    HandAPIView,
+    HandEventsView,
+    HandRedoView,
+    HandUndoView,
+    HandView,
+)
 from .invites import (
+    INVITATION_ID,
+    INVITE_EXAMPLE,
+    INVITE_ID,
     InvitationAcceptView,
     InvitationDeclineView,
     InvitationListView,
     InviteDetailView,
     InviteListView,
 )
-from .moving import GroupExportView, GroupImportView
+from .moving import GroupExportView, GroupImportThrottle, GroupImportView
 from .rounds import RoundCorrectView, RoundDetailView, RoundListView, RoundVoidView
 from .sessions import (
+    SESSION_EXAMPLE,
+    SETTLE_UP_EXAMPLE,
+    TOTALS_EXAMPLE,
     LedgerView,
     SessionCloseView,
     SessionDetailView,
@@ -38,12 +72,38 @@ from .sessions import (
 )
 
 __all__ = [
+    "CONFLICTS",
+    "ERRORS",
+    "GROUP_ID",
+    "HAND_CONFLICT",
+    "HAND_EVENT_EXAMPLE",
+    "HAND_EVENT_FIELDS",
+    "HAND_EXAMPLE",
+    "HAND_KEY",
+    "HAND_SETUP_FIELDS",
+    "IDEMPOTENCY_KEY",
+    "IF_NONE_MATCH",
+    "INVITATION_ID",
+    "INVITE_EXAMPLE",
+    "INVITE_ID",
+    "MEMBER_ID",
+    "READ_ERRORS",
+    "REVISION_FIELDS",
+    "ROUND_ID",
+    "SESSION_EXAMPLE",
+    "SESSION_ID",
+    "SETTLE_UP_EXAMPLE",
+    "THROTTLED",
+    "TOTALS_EXAMPLE",
     "AccountCreateView",
+    "CsvRenderer",
     "ExportView",
     "GroupDetailView",
     "GroupExportView",
+    "GroupImportThrottle",
     "GroupImportView",
     "GroupListView",
+    "HandAPIView",
     "HandEventsView",
     "HandRedoView",
     "HandUndoView",
@@ -54,8 +114,11 @@ __all__ = [
     "InviteDetailView",
     "InviteListView",
     "LedgerView",
+    "ListView",
     "MemberDetailView",
+    "MemberInviteThrottle",
     "MemberListView",
+    "Pagination",
     "PlayerListView",
     "RoundCorrectView",
     "RoundDetailView",
@@ -65,8 +128,13 @@ __all__ = [
     "SessionDetailView",
     "SessionListView",
     "SettleUpView",
+    "SignUpThrottle",
     "StandingsView",
     "StatisticsView",
+    "TokenThrottle",
     "TokenView",
     "TotalsView",
+    "export_lines",
+    "export_rows",
+    "neutralise",
 ]

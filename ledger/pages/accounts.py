@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods
 from calculator.engine import EngineError
 
 from .. import services
-from ..api.accounts import SignUpThrottle
+from ..api import SignUpThrottle
 from .refusals import refusal_message
 
 # The account was just created with this password: no need to check it again through every backend.

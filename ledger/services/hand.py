@@ -16,15 +16,13 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from settlement.engine import RoundResult
+from settlement.engine import DraftRefusal, RoundResult
 
 from .. import selectors
 from ..errors import (
-    HandStartedError,
+    HandRefusedError,
     IdempotencyKeyReusedError,
     LedgerError,
-    NothingToRedoError,
-    NothingToUndoError,
     SessionClosedError,
     StaleHandError,
 )
@@ -78,7 +76,7 @@ def hand_undo(
 
     def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
         if not hand.events:
-            raise NothingToUndoError()
+            raise HandRefusedError(DraftRefusal("nothing_to_undo", field="events"))
         undone = {"event": hand.events[-1], "note": hand.notes[-1]}
         return hand.events[:-1], hand.notes[:-1], [*hand.undone, undone]
 
@@ -92,7 +90,7 @@ def hand_redo(
 
     def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
         if not hand.undone:
-            raise NothingToRedoError()
+            raise HandRefusedError(DraftRefusal("nothing_to_redo", field="undone"))
         redone = hand.undone[-1]
         return [*hand.events, redone["event"]], [*hand.notes, redone["note"]], hand.undone[:-1]
 
@@ -122,7 +120,7 @@ def hand_setup(
 
     def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
         if hand.events:
-            raise HandStartedError()
+            raise HandRefusedError(DraftRefusal("hand_started", field="events"))
         if dealer is not _UNCHANGED:
             _check_dealer(dealer)
             hand.dealer = dealer  # type: ignore[assignment]

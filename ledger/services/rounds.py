@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
 from calculator.engine import request_object
-from settlement.engine import RoundResult, Transfer
+from settlement.engine import RoundResult, Transfer, WinSummary
 
 from .. import bounds, integrity, selectors
 from ..errors import (
@@ -389,11 +389,11 @@ def _win_records(
     """One row per winner of each win event, from the engine's summary of that event."""
     records = []
     for summary in result.events:
-        if summary["type"] != "win":
+        if not isinstance(summary, WinSummary):
             continue
-        discarder = summary["from"]
-        for score in summary["scores"]:
-            if not score.get("won", True):
+        discarder = summary.discarder
+        for score in summary.scores:
+            if not score.won:
                 continue
             records.append(
                 WinRecord(
@@ -401,11 +401,11 @@ def _win_records(
                     round_version=version,
                     version=version.version,
                     session_id=round_.session_id,
-                    event_index=summary["index"],
-                    winner_id=seats[score["player"]],
+                    event_index=summary.index,
+                    winner_id=seats[score.player],
                     discarder_id=None if discarder is None else seats[discarder],
                     self_draw=discarder is None,
-                    fan=score["fan"],
+                    fan=score.fan,
                 )
             )
     return records

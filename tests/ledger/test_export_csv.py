@@ -8,7 +8,7 @@ from django.http import StreamingHttpResponse
 from django.urls import reverse
 
 from ledger import services
-from ledger.api.csv_export import neutralise
+from ledger.api import neutralise
 from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B, SELF_DRAW_B_NET
 
 
