@@ -399,12 +399,18 @@ def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]
     )
 
 
-def session_history(session: Session) -> list[Round]:
-    """Every round of the session, newest first, each with its versions (oldest first) and their creators:
-    what the history page explains. Two queries."""
+def session_last_position(session: Session) -> int:
+    """The position of the session's latest round (0 before the first): one indexed read."""
+    return Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0
+
+
+def session_history(session: Session, *, newest: int, count: int) -> list[Round]:
+    """The ``count`` rounds of the session from position ``newest`` down, newest first, each with its
+    versions (oldest first) and their creators: one page of what the history page explains. Two queries,
+    whatever the session's length (positions run 1, 2, 3 … with no gap, voided rounds keeping theirs)."""
     versions = RoundVersion.objects.select_related("created_by").order_by("version")
     return list(
-        Round.objects.filter(session=session)
+        Round.objects.filter(session=session, position__lte=newest, position__gt=newest - count)
         .prefetch_related(Prefetch("versions", queryset=versions))
         .order_by("-position")
     )
