@@ -23,13 +23,13 @@ from tests.e2e.test_pages import photograph
 from tests.e2e.test_pages import tick as tap_tick
 
 
-
 def open_hand(page: Page, position: int) -> None:
     """History shows each hand as one line: a tap opens its explanation and its 更正 / 作废."""
     fold = page.locator(f"#hand-{position} > details.histhand__fold")
     if fold.get_attribute("open") is None:
         fold.locator("> summary").click()
     expect(fold).to_have_attribute("open", "")
+
 
 def _has_the_session_page() -> bool:
     try:
