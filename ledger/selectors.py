@@ -351,9 +351,10 @@ class HandNet:
     nets: tuple[int, ...]
 
 
-def session_hand_nets(session: Session) -> list[HandNet]:
-    """Every hand in order with each seat's net: the ledger's sums, so a voided hand moves nothing and a
-    corrected one counts as its latest version. One query, whatever the number of hands."""
+def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
+    """Every hand in order (those after position ``after``) with each seat's net: the ledger's sums, so a
+    voided hand moves nothing and a corrected one counts as its latest version. One query, whatever the
+    number of hands."""
     corrected = RoundVersion.objects.filter(round=OuterRef("pk"), kind=VersionKind.CORRECTED)
     return [
         HandNet(
@@ -362,7 +363,7 @@ def session_hand_nets(session: Session) -> list[HandNet]:
             row.was_corrected,
             tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
         )
-        for row in round_net(session).annotate(was_corrected=Exists(corrected))
+        for row in round_net(session).filter(position__gt=after).annotate(was_corrected=Exists(corrected))
     ]
 
 
