@@ -860,7 +860,8 @@ class HandView(HandAPIView):
     def get(self, request: Request, session_id: int) -> Response:
         session = self.session_for(request, session_id)
         etag = _hand_etag(selectors.session_hand_revision(session))
-        wanted = parse_etags(request.headers.get("If-None-Match", ""))
+        # Weakly, as RFC 9110 asks of If-None-Match: GZipMiddleware weakens the ETag of what it compresses.
+        wanted = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
         if etag in wanted or "*" in wanted:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         return _hand_response(session)

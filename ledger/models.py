@@ -136,6 +136,9 @@ class Session(models.Model):
     ledger_digest = models.CharField(max_length=64, blank=True, default="")
     points_moved = models.BigIntegerField(default=0)
     coins_moved = models.BigIntegerField(default=0)
+    # The read-only summary link (ledger/summary_links.py) signs the session's id with this number;
+    # revoking the link moves it on, so every link signed before stops working.
+    summary_link_revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ("-id",)

@@ -100,6 +100,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so it compresses what every other middleware has written: pages and API answers leave the app
+    # gzipped, behind any proxy or none (docs/security.md, "Compression": it pads each answer with random
+    # bytes against BREACH; WhiteNoise's static files come compressed already and pass through).
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

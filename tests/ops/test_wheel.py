@@ -13,10 +13,8 @@ CPU (77 s wall at a load average of 9 on the 2-CPU development machine).
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -25,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.gunicorn import gunicorn
 from tests.test_settings import documented_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "mahjong.example.org"  # the documented environment's DJANGO_ALLOWED_HOSTS
-PORTS = range(8600, 8700)  # this project's test range
 CJK = r"[\u4e00-\u9fff]"
 
 pytestmark = [
@@ -123,38 +121,11 @@ def test_it_migrated_collected_and_passes_the_deployment_check_with_the_document
     assert "System check identified no issues" in checked.stdout
 
 
-def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    pytest.skip(f"no free port in {PORTS}")
-
-
 @pytest.fixture(scope="module")
 def served(installed) -> Iterator[str]:
     """gunicorn started from the installed wheel as docs/deployment.md's service starts it."""
-    url = f"http://127.0.0.1:{free_port()}"
-    process = subprocess.Popen(
-        [str(installed.bin / "gunicorn"), "-c", "python:sczmj_site.gunicorn_conf", "sczmj_site.wsgi"],
-        cwd=installed.workdir,
-        env={**installed.environment, "SCZMJ_BIND": url.removeprefix("http://"), "WEB_CONCURRENCY": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and process.poll() is None:
-            try:
-                get(url, "/healthz")
-                break
-            except OSError:
-                time.sleep(0.2)
-        assert process.poll() is None, f"gunicorn exited with {process.returncode}"
+    with gunicorn([str(installed.bin / "gunicorn")], installed.workdir, installed.environment) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def get(url: str, path: str, language: str = "zh-hans") -> tuple[int, bytes]:
