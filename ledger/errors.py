@@ -46,6 +46,11 @@ MESSAGES: Catalogue = {
         "expires_in_hours must be a whole number from 1 to {maximum}.",
         "有效时长须为 1 到 {maximum} 之间的整数（小时）。",
     ),
+    "period_unknown": Message("period must be one of {choices}.", "时段只能是 {choices} 之一。"),
+    "period_date": Message(
+        "'{value}' is not a day: write it as 2026-12-01.", "“{value}”不是日期：请写成 2026-12-01。"
+    ),
+    "period_backwards": Message("The range ends before it starts.", "时段的结束早于开始。"),
     "viewer_link_does_not_join": Message(
         "A viewer link shows the table; it does not join the group.",
         "观看链接只能观看，不能加入本组。",

@@ -420,11 +420,83 @@ def _points(by_player: Mapping[int, int]) -> list[dict[str, int]]:
     return [{"player": player, "points": points} for player, points in by_player.items()]
 
 
+class PeriodPlayerSerializer(serializers.Serializer):
+    """A ``periods.PeriodPlayer``: one player's figures over the period."""
+
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    sessions = serializers.IntegerField(help_text="Counted sessions of the period he sat in.")
+    net = serializers.IntegerField()
+    kong_points = serializers.IntegerField(help_text="Kong money (刮风下雨) over the period.")
+    huazhu = serializers.IntegerField(help_text="Hands in which he paid for 查花猪.")
+    winning_run = serializers.IntegerField(help_text="The most sessions in a row he ended ahead.")
+
+
+class FedSerializer(serializers.Serializer):
+    from_ = serializers.IntegerField(source="from_", help_text="The discarder (a player id).")
+    to = serializers.IntegerField(help_text="The winner he fed (a player id).")
+    count = serializers.IntegerField(help_text="Wins on his discards, one per winner paid (点炮).")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class BetweenSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The lower player id of the pair.")
+    other = serializers.IntegerField(help_text="The higher player id of the pair.")
+    net = serializers.IntegerField(
+        help_text="``player``'s net against ``other``: what other paid him less what he paid other."
+    )
+
+
+class PeriodSerializer(serializers.Serializer):
+    """A ``periods.PeriodFigures``: the figures over the period asked (``?period=``)."""
+
+    key = serializers.CharField(help_text="all, this_month, last_month, this_year or range.")
+    start = serializers.DateField(allow_null=True, help_text="The first day counted (null: from the start).")
+    end = serializers.DateField(allow_null=True, help_text="The first day not counted (null: up to now).")
+    sessions = serializers.IntegerField(help_text="Counted sessions started in the period.")
+    players = PeriodPlayerSerializer(many=True)
+    fed = FedSerializer(many=True)
+    between = BetweenSerializer(many=True)
+    kong_kings = serializers.ListField(
+        child=serializers.IntegerField(), help_text="杠王: the most kong money."
+    )
+    huazhu_kings = serializers.ListField(
+        child=serializers.IntegerField(), help_text="花猪王: the most 花猪 hands."
+    )
+    longest_run = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The longest run of winning sessions: who holds it."
+    )
+
+
+def period_body(figures: Any) -> dict[str, Any]:
+    """``periods.PeriodFigures`` as ``PeriodSerializer`` reads it."""
+    return {
+        "key": figures.period.key,
+        "start": figures.period.start,
+        "end": figures.period.end,
+        "sessions": figures.sessions,
+        "players": figures.players,
+        "fed": [{"from_": a, "to": b, "count": n} for (a, b), n in sorted(figures.fed.items())],
+        "between": [{"player": a, "other": b, "net": n} for (a, b), n in sorted(figures.between.items())],
+        "kong_kings": list(figures.kong_kings),
+        "huazhu_kings": list(figures.huazhu_kings),
+        "longest_run": list(figures.longest_run),
+    }
+
+
 class StatisticsSerializer(serializers.Serializer):
     group = serializers.IntegerField()
     players = PlayerStatisticsSerializer(many=True)
     sessions = SessionStandingSerializer(
         many=True, help_text="The standings session by session: the counted sessions in the order played."
+    )
+    period = PeriodSerializer(
+        help_text="The figures over the period asked by ?period= (this_month, last_month, this_year, or "
+        "range with ?from=&to=, both days counted; all by default), with who fed whom and the pairs' nets."
     )
 
 

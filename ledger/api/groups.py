@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from .. import selectors, services, statistics
+from .. import periods, selectors, services, statistics
 from ..models import Membership
 from ..serializers import (
     GroupCreateSerializer,
@@ -25,8 +27,25 @@ from ..serializers import (
     PlayerSerializer,
     StandingsSerializer,
     StatisticsSerializer,
+    period_body,
 )
 from .common import ERRORS, GROUP_ID, MEMBER_ID, READ_ERRORS, THROTTLED, ListView, _body
+
+PERIOD_PARAMETERS = [
+    OpenApiParameter(
+        "period",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        enum=list(periods.PERIODS),
+        description="The period of the ``period`` figures (by the day a session started): all by default.",
+    ),
+    OpenApiParameter(
+        "from", OpenApiTypes.DATE, OpenApiParameter.QUERY, description="With period=range: the first day."
+    ),
+    OpenApiParameter(
+        "to", OpenApiTypes.DATE, OpenApiParameter.QUERY, description="With period=range: the last day."
+    ),
+]
 
 
 class GroupListView(ListView):
@@ -193,11 +212,17 @@ class StatisticsView(APIView):
         tags=["groups"],
         summary="Per-player statistics (wins, self-draws, deal-ins, the biggest hand, kong money, "
         "花猪, 查叫, net per session) and the standings session by session",
-        parameters=[GROUP_ID],
+        parameters=[GROUP_ID, *PERIOD_PARAMETERS],
         responses={200: StatisticsSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
+        period = periods.period_of(request.query_params, timezone.localdate())
         figures = statistics.group_statistics(group)
-        body = {"group": group.pk, "players": figures.players, "sessions": figures.sessions}
+        body = {
+            "group": group.pk,
+            "players": figures.players,
+            "sessions": figures.sessions,
+            "period": period_body(periods.period_figures(group, period)),
+        }
         return Response(StatisticsSerializer(body).data)

@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,7 +27,9 @@ import ledger.urls  # noqa: F401  (registers the ledger_id converter)
 from web.charts import line_chart
 from web.language import page_language
 
-from .. import selectors, statistics
+from .. import periods, selectors, statistics
+from ..errors import LedgerError
+from ..models import Group
 from ..statistics import BiggestHand, PlayerRecord, SessionStanding
 from .links import group_url, hand_url
 from .trends import BigHand, big_hand
@@ -148,8 +151,56 @@ def group_stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
         "chart": standings_chart(figures.sessions, players) if figures.sessions else "",
         "figures": [(label, [show(record) for record in players]) for label, show in FIGURES],
         "biggest": biggest_lines(players, page_language()),
+        **period_context(request, group),
     }
     return render(request, "ledger/stats/stats.html", context)
+
+
+def _best(figures: periods.PeriodFigures, field: str) -> int:
+    return max((getattr(record, field) for record in figures.players), default=0)
+
+
+PERIOD_LABELS = {
+    "all": gettext_lazy("All time"),
+    "this_month": gettext_lazy("This month"),
+    "last_month": gettext_lazy("Last month"),
+    "this_year": gettext_lazy("This year"),
+}
+
+
+def period_context(request: HttpRequest, group: Group) -> dict[str, Any]:
+    """本月 / 上月 / 今年: the period's nets and its pairwise figures (``ledger.periods``); a period that
+    cannot be read is all time."""
+    try:
+        period = periods.period_of(request.GET, timezone.localdate())
+    except LedgerError:
+        period = periods.period_of({}, timezone.localdate())
+    figures = periods.period_figures(group, period)
+    seated = [record for record in figures.players if record.sessions]
+    names = {record.player_id: record.name for record in figures.players}
+    return {
+        "period": period,
+        "period_tabs": [(key, label, key == period.key) for key, label in PERIOD_LABELS.items()],
+        "period_players": sorted(seated, key=lambda record: (-record.net, record.name)),
+        "period_sessions": figures.sessions,
+        "fed_rows": [
+            (
+                names[player.player_id],
+                [figures.fed.get((player.player_id, other.player_id), 0) for other in seated],
+            )
+            for player in seated
+        ],
+        "between": [(names[a], names[b], net) for (a, b), net in sorted(figures.between.items()) if net],
+        "kings": [
+            (label, f"{', '.join(names[player] for player in holders)} ({figure})")
+            for label, holders, figure in (
+                (_("Kong king (杠王)"), figures.kong_kings, _best(figures, "kong_points")),
+                (_("Flower pig king (花猪王)"), figures.huazhu_kings, _best(figures, "huazhu")),
+                (_("Longest run of winning sessions"), figures.longest_run, _best(figures, "winning_run")),
+            )
+            if holders
+        ],
+    }
 
 
 urlpatterns = [path("groups/<ledger_id:group_id>/stats/", group_stats_page, name="group-stats")]
