@@ -237,6 +237,12 @@ def session_totals(session: Session) -> SessionTotals:
     )
 
 
+def seat_points(session: Session) -> tuple[int, ...]:
+    """Each seat's running points (one query): what the table's seats show beside this hand's part."""
+    points = _per(LedgerEntry.objects.filter(session=session, is_house=False), "seat", Sum("points"))
+    return tuple(int(points.get(seat) or 0) for seat in range(SEATS))
+
+
 def coin_balances(session: Session, *, before: int | None = None) -> list[int] | None:
     """The coin balances a round is settled against: the starting balances plus the coins of every round
     before position ``before`` (of every round when None: a new round comes last). None without coins."""

@@ -924,11 +924,11 @@ def hand_write(
     asked: Mapping[str, Any],
     transition: Transition,
     idempotency_key: str | None = None,
-    reopens: bool = False,
 ) -> HandOutcome:
     """Apply one transition of the engine's draft to the session's hand (the pipeline above). ``asked``
-    says what was asked, for recognising a retry; ``reopens``: an undo, which right after a finished hand
-    (nothing recorded in the new one yet) takes that hand back."""
+    says what was asked, for recognising a retry. An undo with nothing to undo right after a finished hand
+    (nothing recorded in the new one yet) takes that hand back: its round is voided, and the hand is in
+    progress again with its finishing event undone."""
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
     seen = _revision(revision)
     key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
@@ -945,11 +945,15 @@ def hand_write(
             draft = selectors.hand_draft(hand).at(seen)
         except StaleDraft:
             raise StaleHandError() from None
-        reopened = _last_finished(session, hand) if reopens and not draft.events else None
-        if reopened is not None:
-            draft, result = _reopen(actor, session, reopened, seen)
-        else:
+        reopened = None
+        try:
             draft, result = _applied(session, hand, draft, transition)
+        except HandRefusedError as refused:
+            # An undo with nothing to undo right after a finished hand takes that hand back.
+            reopened = _last_finished(session, hand) if refused.error.code == "nothing_to_undo" else None
+            if reopened is None:
+                raise
+            draft, result = _reopen(actor, session, reopened, seen)
         recorded = (
             _record_finished(actor, session, hand, draft, result, idempotency_key)
             if result.finished
@@ -1146,7 +1150,6 @@ def hand_undo(
         asked={"undo": True},
         transition=lambda draft, settle: draft.undo(settle=settle),
         idempotency_key=idempotency_key,
-        reopens=True,
     )
 
 

@@ -197,6 +197,10 @@ class CorrectionStore:
             "revision": 0,
         }
 
+    @property
+    def rules(self) -> Mapping[str, Any]:
+        return self.round.session.rules
+
     def load(self) -> Hand:
         draft = HandDraft.of(
             dealer=self.round.dealer,

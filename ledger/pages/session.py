@@ -37,7 +37,7 @@ from web.htmx import HtmxHttpRequest
 from web.language import page_language
 
 from .. import selectors, services
-from ..errors import Forbidden, LedgerRefusal, StaleHandError
+from ..errors import Forbidden, HandRefusedError, LedgerRefusal, StaleHandError
 from ..models import WRITER_ROLES, HandInProgress, Round, Session
 from .live import POLL_SECONDS, REVISION_HEADER, live_pass, pass_holder
 from .refusals import refusal_message
@@ -51,6 +51,11 @@ class SessionHandStore:
     def __init__(self, *, actor: Any, session: Session):
         self.actor = actor
         self.session = session
+        self._points: tuple[int, ...] | None = None
+
+    @property
+    def rules(self) -> Any:
+        return self.session.rules
 
     def load(self) -> Hand:
         return self._hand(selectors.hand_row(self.session))
@@ -65,14 +70,18 @@ class SessionHandStore:
             coins_before=selectors.coin_balances(self.session),
         )
 
-    def _hand(self, row: HandInProgress) -> Hand:
-        totals = selectors.session_totals(self.session)
+    def _hand(self, row: HandInProgress, *, ledger_changed: bool = False) -> Hand:
+        """The stored hand with the seats' names (prefetched with the session) and running points (read
+        once a request, and again after a write that changed the ledger)."""
+        if ledger_changed or self._points is None:
+            self._points = selectors.seat_points(self.session)
+        seats = sorted(self.session.seats.all(), key=lambda seat: seat.seat)
         return Hand(
             number=row.number,
-            names=tuple(seat.player_name for seat in totals.seats),
+            names=tuple(seat.player.name for seat in seats),
             draft=selectors.hand_draft(row),
             rules=self.session.rules,
-            totals=tuple(seat.points for seat in totals.seats),
+            totals=self._points,
         )
 
     def _finished(self, round_: Round, hand: Hand) -> Hand:
@@ -97,9 +106,13 @@ class SessionHandStore:
             )
         except StaleHandError as stale:
             raise StaleHand(self.load()) from stale
+        except HandRefusedError as refused:
+            raise refused.error from None  # the engine's refusal, worded as the other stores word it
         except (LedgerRefusal, Forbidden) as refusal:
             raise StoreRefusal(refusal_message(refusal)) from refusal
-        hand = self._hand(outcome.hand)
+        hand = self._hand(
+            outcome.hand, ledger_changed=outcome.round is not None or outcome.reopened is not None
+        )
         if outcome.round is None:
             result = outcome.result if not outcome.replayed else self._settled(hand)
             return Written(hand, result)

@@ -54,6 +54,11 @@ class EveningStore:
 
     # -- reading ---------------------------------------------------------------------------------------
 
+    @property
+    def rules(self) -> dict[str, Any]:
+        rules = self.data.get("rules")
+        return rules if isinstance(rules, dict) else {"preset": Preset.CHENGDU.value}
+
     def load(self) -> Hand:
         data = self.data
         events = tuple(event for event in data.get("events", ()) if isinstance(event, dict))
@@ -73,9 +78,7 @@ class EveningStore:
             number=max(number, 1) if isinstance(number, int) else 1,
             names=seat_names(data.get("names") or ()),
             draft=draft,
-            rules=data.get("rules")
-            if isinstance(data.get("rules"), dict)
-            else {"preset": Preset.CHENGDU.value},
+            rules=self.rules,
             totals=_ints(data.get("totals"), len(SEATS), 0),
         )
 
@@ -85,7 +88,7 @@ class EveningStore:
             dealer=draft.dealer,
             void_suits=draft.void_suits,
             events=draft.events,
-            rules=rules_from(self.load().rules),
+            rules=rules_from(self.rules),
         )
 
     def finished_hands(self) -> tuple[FinishedHand, ...]:

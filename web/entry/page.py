@@ -210,8 +210,8 @@ def next_dealer_name(board: Board) -> str | None:
     return board.hand.names[seat] if seat is not None else None
 
 
-def _active(board: Board) -> tuple[int, ...]:
-    return board.result.state.active if board.result else tuple(SEATS)
+def _active(board: Board | None) -> tuple[int, ...]:
+    return board.result.state.active if board is not None and board.result else tuple(SEATS)
 
 
 def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language: str) -> Board:
@@ -231,19 +231,20 @@ def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language:
     return replace(board, preview=views[-1:])
 
 
-def _record(store: HandStore, hand: Hand, choices: Mapping[str, Any], revision: int) -> Board:
+def _record(store: HandStore, choices: Mapping[str, Any], revision: int) -> Board:
     """The event entered, recorded: one write, one settlement. A win that robs the 弯杠 entered last
     replaces it in the same write (the engine's ``replace_robbed_kong``), so no phone ever sees the robbed
     kong standing beside the win. Only a 流局 or an escape near the end needs the hand settled first: it
     asks the seats still in play."""
     needs_active = str(choices.get("ev_type")) in ("draw", "escape")
-    board = settled(store, hand) if needs_active else Board(hand, None)
-    if board.error:
+    hand = store.load() if needs_active else None
+    board = settled(store, hand) if hand is not None else None
+    if board is not None and board.error:
         return board
     try:
-        event, note = build_event(choices, table_rules(hand.rules), _active(board))
+        event, note = build_event(choices, table_rules(store.rules), _active(board))
     except ChoiceMissing as missing:
-        return replace(settled(store, hand) if not needs_active else board, error=str(missing.message))
+        return replace(board or settled(store, store.load()), error=str(missing.message))
 
     def enter(draft: HandDraft, settle: Settle) -> Drafted:
         return draft.replace_robbed_kong(event, note, settle=settle)
@@ -257,24 +258,24 @@ CHANGES: Mapping[str, Change] = {
 }
 
 
-def posted_revision(data: Mapping[str, Any], hand: Hand) -> int:
+def posted_revision(data: Mapping[str, Any], store: HandStore) -> int:
+    """The revision the page saw (a write without one is made against the hand as it is now)."""
     raw = str(data.get("revision", ""))
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else hand.revision
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else store.load().revision
 
 
 def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str) -> Board:
-    """Carry out one tap on the store; a stale revision or a refusal leaves the hand as it is."""
-    hand = store.load()
-    revision = posted_revision(data, hand)
+    """Carry out one tap on the store; a stale revision or a refusal leaves the hand as it is. A write
+    reads nothing before it: the store reads the hand under its lock, and the page renders the write."""
     try:
         if action == "preview":
-            return _preview(store, hand, data, language)
+            return _preview(store, store.load(), data, language)
         if action == "record":
-            return _record(store, hand, data, revision)
+            return _record(store, data, posted_revision(data, store))
         if action in CHANGES:
-            return written(store.write(CHANGES[action], revision=revision))
+            return written(store.write(CHANGES[action], revision=posted_revision(data, store)))
         if action == "next":
-            return written(store.next_hand(revision=revision))
+            return written(store.next_hand(revision=posted_revision(data, store)))
     except StaleHand as stale:
         return replace(
             settled(store, stale.current), notice=_("Someone else changed this hand first: here it is now.")
@@ -283,7 +284,7 @@ def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str)
         return replace(settled(store, store.load()), error=error.localized(language))
     except StoreRefusal as refusal:
         return replace(settled(store, store.load()), error=refusal.message)
-    return settled(store, hand)
+    return settled(store, store.load())
 
 
 def entry_response(

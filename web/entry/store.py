@@ -100,6 +100,11 @@ class HandStore(Protocol):
     undo and the like), a write the store refuses for its own reasons ``StoreRefusal``; either changes
     nothing. ``settle`` is the store's table (its rules and coins), for a page that shows the hand."""
 
+    @property
+    def rules(self) -> Mapping[str, Any]:
+        """The table's rules (the API's ``rules`` object), known without reading the hand."""
+        ...
+
     def load(self) -> Hand: ...
 
     def settle(self, draft: HandDraft) -> RoundResult: ...
