@@ -22,7 +22,17 @@ from .groups import (
     member_set_role,
     player_add,
 )
-from .hand import HAND_KEY_PREFIX, HandOutcome, hand_event_add, hand_redo, hand_setup, hand_undo
+from .hand import (
+    HAND_KEY_PREFIX,
+    HandOutcome,
+    hand_event_add,
+    hand_event_edit,
+    hand_event_remove,
+    hand_redo,
+    hand_setup,
+    hand_undo,
+    hand_write,
+)
 from .invites import (
     DEFAULT_INVITE_HOURS,
     INVITE_TOKEN_BYTES,
@@ -54,9 +64,12 @@ __all__ = [
     "evening_keep",
     "group_create",
     "hand_event_add",
+    "hand_event_edit",
+    "hand_event_remove",
     "hand_redo",
     "hand_setup",
     "hand_undo",
+    "hand_write",
     "invitation_accept",
     "invitation_decline",
     "invite_create",
