@@ -612,3 +612,26 @@ def group_session_lines(group: Group) -> list[SessionLine]:
 def group_last_session(group: Group) -> Session | None:
     """The group's newest session: its seating, rules and coins prefill tonight's."""
     return group_sessions(group).first()
+
+
+# --- what if: hands replayed under other rules (ledger/pages/whatif.py) --------------------------------
+
+
+def counted_versions(sessions: QuerySet[Session]) -> list[RoundVersion]:
+    """The current version of every counted (unvoided) round of ``sessions``, in the order played, each
+    with its round and session: what a replay reads. One query."""
+    return list(
+        RoundVersion.objects.filter(
+            round__session__in=sessions, round__voided=False, version=F("round__version")
+        )
+        .select_related("round__session")
+        .order_by("round__session__created", "round__session_id", "round__position")
+    )
+
+
+def seated(sessions: QuerySet[Session]) -> dict[int, list[SessionSeat]]:
+    """Each session's seats in order, with their players, by session id. One query."""
+    seats: dict[int, list[SessionSeat]] = {}
+    for seat in SessionSeat.objects.filter(session__in=sessions).select_related("player").order_by("seat"):
+        seats.setdefault(seat.session_id, []).append(seat)
+    return seats
