@@ -1,14 +1,17 @@
 """Every write of the ledger app: keyword-only, typed, one transaction each (HackSoft style), one module
-per resource (accounts, groups and members, invites, sessions, rounds, the hand in progress; ``checks``
-holds what they share). Callers import the package: ``services.round_record(...)``.
+per resource (accounts, groups and members, invites, sessions, rounds, the hand in progress, an evening
+kept from ``/round/``; ``checks`` holds what they share). Callers import the package:
+``services.round_record(...)``.
 
 Objects arrive already scoped to the actor's groups (the selectors return 404 for anything else);
 services check the actor's role and refuse with ``PermissionDenied``. Bad input raises ``EngineError``
-(a 400 naming the field), a closed session or a reused idempotency key a ``LedgerRefusal`` (409/422).
+(a 400 naming the field), a closed session or a reused idempotency key a ``LedgerRefusal`` (its status:
+``ledger/api/refusals.py``).
 """
 
 from .accounts import account_create
 from .checks import MAX_ID, MAX_NOTE_LENGTH, require_role
+from .evening import HandSoFar, evening_keep
 from .groups import (
     ROLE_RANK,
     group_create,
@@ -56,7 +59,9 @@ __all__ = [
     "ROUND_FIELDS",
     "ROUND_REQUIRED",
     "HandOutcome",
+    "HandSoFar",
     "account_create",
+    "evening_keep",
     "group_create",
     "hand_event_add",
     "hand_event_edit",
