@@ -178,8 +178,10 @@ def period_figures(group: Group, period: Period) -> PeriodFigures:
         .values_list("discarder", "winner", "n")
         .order_by()
     }
+    # The payer's row of the same transfer: the same version and place, live too (a correction's version
+    # also holds, at the same places, the reversals of the rows it replaced).
     payer = LedgerEntry.objects.filter(
-        round_version=OuterRef("round_version"), transfer_index=OuterRef("transfer_index"), points__lt=0
+        LIVE, round_version=OuterRef("round_version"), transfer_index=OuterRef("transfer_index"), points__lt=0
     ).values("player")[:1]
     between: dict[tuple[int, int], int] = {}
     for paid_by, paid_to, points in (
@@ -190,6 +192,8 @@ def period_figures(group: Group, period: Period) -> PeriodFigures:
         .values_list("paid_by", "player", "total")
         .order_by()
     ):
+        if paid_by is None:  # a payment from the house (none is made today) has no pair
+            continue
         low, high = sorted((paid_by, paid_to))
         sign = 1 if paid_to == low else -1  # the lower id's net against the higher one
         between[(low, high)] = between.get((low, high), 0) + sign * int(points)

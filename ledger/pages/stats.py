@@ -176,12 +176,15 @@ def period_context(request: HttpRequest, group: Group) -> dict[str, Any]:
     except LedgerError:
         period = periods.period_of({}, timezone.localdate())
     figures = periods.period_figures(group, period)
-    seated = [record for record in figures.players if record.sessions]
+    seated = sorted(
+        (record for record in figures.players if record.sessions),
+        key=lambda record: (-record.net, record.name),
+    )  # one order for the table, the matrix's rows and its columns
     names = {record.player_id: record.name for record in figures.players}
     return {
         "period": period,
         "period_tabs": [(key, label, key == period.key) for key, label in PERIOD_LABELS.items()],
-        "period_players": sorted(seated, key=lambda record: (-record.net, record.name)),
+        "period_players": seated,
         "period_sessions": figures.sessions,
         "fed_rows": [
             (

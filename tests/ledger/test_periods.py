@@ -199,3 +199,14 @@ def test_the_statistics_page_shows_the_period_with_its_pairwise_figures(evenings
     assert "花猪王 小王 (1)" in last and "小王 对 小李 −23" in last
     everything = visible_text(client.get(reverse("group-stats", args=[group.pk]), {"period": "nonsense"}))
     assert "最长连赢（场） 阿美 (2)" in everything
+
+
+def test_a_corrected_hand_counts_as_corrected_between_the_pairs(owner, today):
+    """The correction's version holds, at the same places, the reversals of the rows it replaced."""
+    group, session = make_table(owner)
+    recorded, _ = services.round_record(actor=owner, session=session, body=FEED)
+    services.round_correct(actor=owner, round_=recorded, body=ZHANG_FEEDS_MEI)
+    ids = {player.name: player.pk for player in group.players.all()}
+    named = by_name(period_figures(group, period_of({}, today)), ids)
+    assert named["between"] == {("阿美", "老张"): 1}
+    assert named["fed"] == {("老张", "阿美"): 1}
