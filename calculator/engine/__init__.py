@@ -15,6 +15,7 @@ from . import fields
 from .errors import EngineError
 from .fan import (
     AFTER_KONG,
+    BELOW_MIN_FAN,
     DISCARD,
     LAST_TILE,
     REASON_CODES,
@@ -43,6 +44,7 @@ from .options import (
     OPTIONS,
     OPTIONS_BY_KEY,
     PRESETS,
+    ChajiaoValue,
     DealerRule,
     DianGangHua,
     DirectKong,
@@ -63,6 +65,7 @@ from .options import (
 )
 from .patterns import (
     HEAVENLY_PATTERNS,
+    YAO_JIU_JIANG_DUI,
     PATTERN_BY_KEY,
     PATTERN_ROWS,
     PATTERNS,
@@ -78,6 +81,7 @@ from .waits import DiscardWaits, WaitsResult, find_waits
 
 __all__ = [
     "AFTER_KONG",
+    "BELOW_MIN_FAN",
     "CAP",
     "COPIES",
     "DISCARD",
@@ -108,7 +112,9 @@ __all__ = [
     "SUIT_NAMES_ZH",
     "TILE_INDEX",
     "TILE_NAMES",
+    "YAO_JIU_JIANG_DUI",
     "Catalogue",
+    "ChajiaoValue",
     "DealerRule",
     "DianGangHua",
     "DirectKong",

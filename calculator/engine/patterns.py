@@ -168,6 +168,8 @@ DI_HU = HeavenlyPattern(
     "a non-dealer wins in the first go-around, before his own first discard and anyone's pung or kong",
 )
 HEAVENLY_PATTERNS: tuple[HeavenlyPattern, ...] = (TIAN_HU, DI_HU)
+# The patterns the one room switch 幺九将对 takes out of the table when off (``yao_jiu_jiang_dui``).
+YAO_JIU_JIANG_DUI = frozenset({"dai_yao_jiu", "qing_yao_jiu", "jiang_dui"})
 # Every row of RULES.md 3.1 in its order: what ``pattern_fan`` may change and the rules table lists.
 PATTERN_ROWS: tuple[PatternRow, ...] = (*PATTERNS, *HEAVENLY_PATTERNS)
 PATTERN_BY_KEY: Mapping[str, PatternRow] = {pattern.key: pattern for pattern in PATTERN_ROWS}
@@ -185,8 +187,12 @@ class Choice:
 
 
 @lru_cache(maxsize=64)
-def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
-    """For each fact combination (by its bits), the largest pattern that applies under these values."""
+def choices(
+    pattern_fan: tuple[tuple[str, int], ...], left_out: frozenset[str] = frozenset()
+) -> tuple[Choice, ...]:
+    """For each fact combination (by its bits), the largest pattern that applies under these values,
+    among the patterns the table plays (``left_out``: those it does not; 平胡 and 七对 always stay, so
+    every standard or seven-pairs reading keeps a pattern)."""
     values = {**{pattern.key: pattern.fan for pattern in PATTERNS}, **dict(pattern_fan)}
 
     def best(facts: Facts) -> Choice:
@@ -195,7 +201,7 @@ def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
                 (values[p.key] - p.gen_inside, values[p.key], row), p, values[p.key], p.score(values[p.key])
             )
             for row, p in enumerate(PATTERNS)
-            if p.applies(facts)
+            if p.applies(facts) and p.key not in left_out
         )
         return max(ranked, key=lambda choice: choice.rank)
 

@@ -1,4 +1,6 @@
-"""逃跑 (RULES.md 6): an active player who leaves ends the round and pays; a winner who leaves does not."""
+"""逃跑 (RULES.md 6): an active player who leaves ends the round and pays; a winner who leaves does not,
+except under 血流成河 (7.1), where a winner leaves like anyone in play: kong income back, the penalty to
+each other player in play who has not won, the round over."""
 
 from __future__ import annotations
 
@@ -17,12 +19,12 @@ NEAR_THE_END = 4  # with this many wall tiles left or fewer, a ready player is o
 
 
 def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> EventOutcome:
-    """An active player leaves: kong income back, a penalty to each other active player, the round ends."""
+    """A player in play leaves: kong income back, a penalty to each other active player, the round ends."""
     index, path = event.index, f"events[{event.index}]"
     check_open(state, index, EventKind.ESCAPE)
     if event.player in state.escaped:
         raise EngineError("escaped_twice", field=f"{path}.player", event=index, player=event.player)
-    if event.player in state.winners:
+    if event.player in state.winners and not state.winners_play_on:
         return _winner_leaves(state, event, table)
     if event.tiles_left is None:
         raise EngineError("escape_without_tiles_left", field=f"{path}.tiles_left", event=index)

@@ -33,12 +33,14 @@ REASON_LABELS: Mapping[str, Any] = {
     Reason.KONG_REFUND: gettext_lazy("Kong money refunded"),
     Reason.ESCAPE: gettext_lazy("Escape"),
     Reason.WIN_FORFEIT: gettext_lazy("Winnings returned"),
+    Reason.ADJUST: gettext_lazy("Penalty"),
 }
 EVENT_LABELS: Mapping[str, Any] = {
     EventKind.KONG: gettext_lazy("Kong"),
     EventKind.WIN: gettext_lazy("Win"),
     EventKind.DRAW: gettext_lazy("Draw"),
     EventKind.ESCAPE: gettext_lazy("Escape"),
+    EventKind.ADJUST: gettext_lazy("Penalty"),
 }
 KONG_LABELS: Mapping[str, Any] = {
     KongKind.CONCEALED: gettext_lazy("Concealed kong"),
