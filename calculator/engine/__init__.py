@@ -65,10 +65,10 @@ from .options import (
 )
 from .patterns import (
     HEAVENLY_PATTERNS,
-    YAO_JIU_JIANG_DUI,
     PATTERN_BY_KEY,
     PATTERN_ROWS,
     PATTERNS,
+    YAO_JIU_JIANG_DUI,
     HeavenlyPattern,
     NamedFan,
     Pattern,

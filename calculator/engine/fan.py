@@ -279,7 +279,9 @@ class Scoring:
             self.extras_by_situation[situation] = found
         return found
 
-    def wait(self, tile: int, mask: int, facts: int, gen: int, situation: int, middle: int = 0) -> Wait | None:
+    def wait(
+        self, tile: int, mask: int, facts: int, gen: int, situation: int, middle: int = 0
+    ) -> Wait | None:
         """A wait on ``tile`` valued from what decides its fan: the standard fact mask of the complete hand,
         its tile and seven-pairs facts, its raw gen, its static situation and the fact mask of the readings
         with 夹心五 (``jia_xin_wu_mask``; 0: none). None: it does not win, or wins below 起胡 (3.6)."""
@@ -621,7 +623,8 @@ def score_held(
         mask = COMBINE[mask][meld_bit]
     seven = 0 if held.melds else seven_pairs_facts(held.packed)
     situation |= melds_situation(held.melds) | tiles_situation(final)
-    result = _scored(scoring, held, final, _reading(scoring, mask, seven, tile_bits, heavenly), heavenly, situation)
+    found = _reading(scoring, mask, seven, tile_bits, heavenly)
+    result = _scored(scoring, held, final, found, heavenly, situation)
     if rules.jia_xin_wu and win_tile is not None:
         middle = jia_xin_wu_mask(held.packed, win_tile, meld_bit)
         if middle:

@@ -343,8 +343,8 @@ MESSAGES: Catalogue = {
         "玩家 {player} 记为有叫 {fan} 番（平胡算1番），本桌 {minimum} 番起胡，不够起胡的叫不算有叫。",
     ),
     "adjust_to": Message(
-        "An adjustment goes to a seat 0 to 3, \"each\" or \"house\"; got {value!r}.",
-        "罚分的 to 只能是座位 0 到 3、\"each\"（各家）或 \"house\"（房间）；收到 {value!r}。",
+        'An adjustment goes to a seat 0 to 3, "each" or "house"; got {value!r}.',
+        '罚分的 to 只能是座位 0 到 3、"each"（各家）或 "house"（房间）；收到 {value!r}。',
     ),
     "adjust_to_self": Message(
         "Player {player} cannot pay an adjustment to himself.",
@@ -361,6 +361,17 @@ MESSAGES: Catalogue = {
     "adjust_nobody_in_play": Message(
         "Nobody else is in play to receive this adjustment from each (各家).",
         "没有其他仍在牌局中的玩家可以收这笔“各家”罚分。",
+    ),
+    # ---- the hand in progress (``settlement.engine.draft``)
+    "nothing_to_undo": Message("This hand has no event to undo.", "这一手还没有可撤销的记录。"),
+    "nothing_to_redo": Message("There is no undone event to redo.", "没有可重做的记录。"),
+    "hand_started": Message(
+        "The dealer and void suits are set before the hand's first event: undo its events first.",
+        "庄家和定缺要在这一手的第一条记录之前设定：请先撤销已记录的内容。",
+    ),
+    "no_such_event": Message(
+        "There is no event {index!r} in this hand: it has {count} (numbered from 0).",
+        "这一手没有第 {index!r} 条记录：共有 {count} 条（从 0 开始编号）。",
     ),
     "kongs_per_hand": Message(
         "Player {player} already has {most} kongs: a hand holds no more.",

@@ -13,6 +13,7 @@ from calculator.engine import EngineError
 from .checks import check_open
 from .events import EACH, AdjustEvent, EventKind
 from .state import HOUSE, EventOutcome, Reason, RoundState, Table, Transfer
+from .summaries import AdjustSummary
 
 
 def settle_adjust(state: RoundState, event: AdjustEvent, table: Table) -> EventOutcome:
@@ -25,14 +26,7 @@ def settle_adjust(state: RoundState, event: AdjustEvent, table: Table) -> EventO
     transfers = tuple(
         [Transfer(event.index, event.payer, payee, points, Reason.ADJUST, detail) for payee in payees]
     )
-    summary = {
-        "player": event.payer,
-        "to": to,
-        "amount": event.amount,
-        "points": points,
-        "reason": event.reason,
-        "scores": [],
-    }
+    summary = AdjustSummary(event.index, event.payer, to, event.amount, points, event.reason)
     return EventOutcome(transfers, state, summary)
 
 

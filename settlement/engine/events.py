@@ -128,7 +128,11 @@ class WinEvent:
     @property
     def robbed_tiles(self) -> frozenset[int]:
         """What the win says the robbed kong's tile was: ``robbed_tile`` or the winners' winning tile."""
-        named = {winner.hand.win_index for winner in self.winners if winner.hand is not None}
+        named = {
+            winner.hand.win_index
+            for winner in self.winners
+            if winner.hand is not None and winner.hand.win_index is not None
+        }
         return frozenset(named if self.robbed_tile is None else {*named, self.robbed_tile})
 
 
@@ -348,7 +352,8 @@ def parse_win(data: Mapping[str, Any], path: str, index: int) -> WinEvent:
     shared = {winner.hand.win_index for winner in winners if winner.hand is not None}
     if len(shared) > 1:
         raise EngineError("win_tiles_differ", field=f"{path}.winners", event=index)
-    robbed_tile = None if data.get("robbed_tile") is None else one_tile(data["robbed_tile"], path, index, "robbed_tile")
+    raw_robbed = data.get("robbed_tile")
+    robbed_tile = None if raw_robbed is None else one_tile(raw_robbed, path, index, "robbed_tile")
     if robbed_tile is not None and not robbing:
         raise EngineError("robbed_tile_without_robbing", field=f"{path}.robbed_tile", event=index)
     if robbed_tile is not None and shared and robbed_tile not in shared:

@@ -4,8 +4,8 @@ The pipeline:
 1. read the rules, dealer, void suits, coins and every event (``events.py``): shapes, types, seats, tiles;
 2. count every tile the round names (``census.py``): no kind more than 4 times;
 3. replay the events in order, each through its own handler (``kongs.py``, ``wins.py``, ``draw.py``,
-   ``escape.py``, ``adjust.py``), which checks that the event is possible now, then returns the transfers it causes and
-   the next immutable ``RoundState``;
+   ``escape.py``, ``adjust.py``), which checks that the event is possible now, then returns the transfers
+   it causes and the next immutable ``RoundState``;
 4. net the transfers per seat (the house holds burned penalties; everything sums to 0);
 5. the next dealer (``dealer.py``) once the round is over, and coins (``coins.py``) when asked. A round
    of adjustments only is over at once and keeps its dealer (RULES.md 4.8).
@@ -20,13 +20,13 @@ from typing import Any
 
 from calculator.engine import MAX_ROUND_POINTS, EngineError, Rules
 
+from .adjust import settle_adjust
 from .census import check_tile_census
 from .checks import check_robbed_kongs
 from .coins import CoinResult, parse_coins, settle_coins
 from .dealer import next_dealer
 from .draw import settle_draw
 from .escape import settle_escape
-from .adjust import settle_adjust
 from .events import (
     AdjustEvent,
     DrawEvent,
@@ -40,15 +40,16 @@ from .events import (
 )
 from .kongs import settle_kong
 from .state import SEATS, EventOutcome, RoundState, Table, Transfer
+from .summaries import EventSummary
 from .wins import settle_win
 
 Handler = Callable[[RoundState, Any, Table], EventOutcome]
-HANDLERS: Mapping[type, tuple[EventKind, Handler]] = {
-    KongEvent: (EventKind.KONG, settle_kong),
-    WinEvent: (EventKind.WIN, settle_win),
-    DrawEvent: (EventKind.DRAW, settle_draw),
-    EscapeEvent: (EventKind.ESCAPE, settle_escape),
-    AdjustEvent: (EventKind.ADJUST, settle_adjust),
+HANDLERS: Mapping[type, Handler] = {
+    KongEvent: settle_kong,
+    WinEvent: settle_win,
+    DrawEvent: settle_draw,
+    EscapeEvent: settle_escape,
+    AdjustEvent: settle_adjust,
 }
 
 
@@ -78,7 +79,7 @@ class RoundResult:
     transfers: tuple[Transfer, ...]
     net: tuple[int, ...]
     house: int
-    events: tuple[Mapping[str, Any], ...]
+    events: tuple[EventSummary, ...]
     winners: tuple[int, ...]
     finished: bool
     next_dealer: int | None
@@ -89,7 +90,7 @@ class RoundResult:
     @property
     def adjustment_round(self) -> bool:
         """Adjustments only (RULES.md 4.8): not a hand, so statistics count no hand, win or loss for it."""
-        return bool(self.events) and all(summary["type"] == EventKind.ADJUST.value for summary in self.events)
+        return bool(self.events) and all(summary.kind is EventKind.ADJUST for summary in self.events)
 
     def event_money(self, index: int) -> EventMoney:
         """What event ``index`` moved: its net per seat (and the house's), and who paid whom how much."""
@@ -108,7 +109,7 @@ class RoundResult:
             "transfers": [transfer.to_dict() for transfer in self.transfers],
             "net": list(self.net),
             "house": self.house,
-            "events": [dict(summary) for summary in self.events],
+            "events": [summary.to_dict() for summary in self.events],
             "winners": list(self.winners),
             "finished": self.finished,
             "next_dealer": self.next_dealer,
@@ -138,14 +139,14 @@ def settle_round(
     table = Table(table_rules, seat, suits if table_rules.dingque else (None,) * len(SEATS))
     state = RoundState(dealer=seat, winners_play_on=table_rules.winners_play_on)
     transfers: list[Transfer] = []
-    summaries: list[Mapping[str, Any]] = []
+    summaries: list[EventSummary] = []
     moved = 0
     for event in parsed:
-        kind, handler = HANDLERS[type(event)]
+        handler = HANDLERS[type(event)]
         step = handler(state, event, table)
         moved = _check_round_bound(moved + sum([transfer.points for transfer in step.transfers]), event.index)
         transfers.extend(step.transfers)
-        summaries.append({"index": event.index, "type": kind.value, **step.summary})
+        summaries.append(step.summary)
         state = step.state
     adjustments_only = bool(parsed) and all(isinstance(event, AdjustEvent) for event in parsed)
     if adjustments_only:
