@@ -412,6 +412,14 @@ OPTIONS: tuple[Option, ...] = (
             "hand, however many fan it has. Empty: no cap.",
             "胡牌最多按几倍付：如 8 倍封顶，无论多少番，每家最多付 8 底。不填为不封顶。",
         ),
+        # Named as Chengdu tables say it, counting 平胡 as 0 fan: "N番封顶" is x 2^N (RULES.md 3.5).
+        values=(
+            ValueLabel(None, "No cap", "不封顶"),
+            *(
+                ValueLabel(1 << fan, f"Capped at {fan} fan (×{1 << fan})", f"{fan}番封顶 (×{1 << fan})")
+                for fan in range(1, 9)
+            ),
+        ),
     ),
     _option(
         "pattern_fan",

@@ -105,6 +105,11 @@ def event_title(summary: Mapping[str, Any], names: Sequence[str]) -> str:
         return title + (f" · {' · '.join(flags)}" if flags else "")
     if kind == "draw":
         return _("Draw: the wall is empty")
+    if kind == "adjust":
+        return _("%(player)s: penalty (%(reason)s)") % {
+            "player": names[summary["player"]],
+            "reason": summary["reason"],
+        }
     tiles_left = summary.get("tiles_left")
     if not isinstance(tiles_left, int) or tiles_left >= TILES_LEFT_NOT_COUNTED:
         return _("%(player)s leaves") % {"player": names[summary["player"]]}
