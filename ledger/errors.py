@@ -172,6 +172,13 @@ MESSAGES: Catalogue = {
         "The file's figures differ from a replay of its hands, which gives {replayed}: nothing was imported.",
         "文件中的数字与重算各手牌的结果不一致（重算得到 {replayed_zh}）：未导入任何内容。",
     ),
+    "file_chain_broken": Message(
+        "The file's seal does not hold here: it was changed after it was exported, or comes from an older "
+        "version of the app. Nothing was imported. Import it with re-seal only if you trust it: you are "
+        "then recorded as its importer, and its writers and times stand as the file's claim.",
+        "文件的校验链在这里对不上：导出后被改过，或来自旧版本。未导入任何内容。只有在你信得过这份文件时，"
+        "才选“重新封存”导入：系统会记下是你导入的，文件里的记录人和时间只算文件的说法。",
+    ),
 }
 
 
