@@ -257,6 +257,8 @@ def end_reason(result: Mapping[str, Any], names: Sequence[str]) -> str:
     if not result["finished"] or not result["events"]:
         return ""
     last = result["events"][-1]
+    if all(event["type"] == "adjust" for event in result["events"]):
+        return _("Penalties only: no hand was played.")
     if last["type"] == "escape":
         return _("%(player)s left: the hand is over.") % {"player": names[last["player"]]}
     if last["type"] == "draw":
