@@ -121,8 +121,9 @@ class Session(models.Model):
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
     name = models.CharField(max_length=100)
-    # Every value of the rules (services._every_value), so a later change of a preset never reaches an old
-    # session; rows stored before held only the overrides, which Rules.from_dict reads the same way.
+    # Every value of the rules (services.sessions._every_value), so a later change of a preset never
+    # reaches an old session; rows stored before held only the overrides, which Rules.from_dict reads the
+    # same way.
     rules = models.JSONField(default=dict)
     coins_enabled = models.BooleanField(default=False)
     room_coefficient = models.PositiveIntegerField(null=True, blank=True)
