@@ -64,15 +64,18 @@ from .options import (
     ZimoBonus,
 )
 from .patterns import (
+    COMPOSITIONS,
     HEAVENLY_PATTERNS,
     PATTERN_BY_KEY,
     PATTERN_ROWS,
     PATTERNS,
     YAO_JIU_JIANG_DUI,
+    Composition,
     HeavenlyPattern,
     NamedFan,
     Pattern,
     PatternRow,
+    composition_of,
 )
 from .requests import request_object, rules_from, score_from_payload, waits_from_payload
 from .rules import PRESET_RULES, Rules, describe_rules, multiplier_of
@@ -83,6 +86,7 @@ __all__ = [
     "AFTER_KONG",
     "BELOW_MIN_FAN",
     "CAP",
+    "COMPOSITIONS",
     "COPIES",
     "DISCARD",
     "HAND_TILES",
@@ -115,6 +119,7 @@ __all__ = [
     "YAO_JIU_JIANG_DUI",
     "Catalogue",
     "ChajiaoValue",
+    "Composition",
     "DealerRule",
     "DianGangHua",
     "DirectKong",
@@ -146,6 +151,7 @@ __all__ = [
     "WaitsResult",
     "WinBy",
     "ZimoBonus",
+    "composition_of",
     "describe_rules",
     "fan_of_pattern",
     "fields",

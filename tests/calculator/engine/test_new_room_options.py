@@ -197,3 +197,52 @@ def test_a_wait_below_the_minimum_is_no_wait():
 def test_only_the_waits_that_reach_the_minimum_are_listed():
     waits = find_waits("111222m333p4455p", rules={"min_fan_to_win": 2}).waits
     assert [w.tile for w in waits] == ["3p", "4p", "5p"]
+
+
+# ---- the names players give compositions (3.1): beside the breakdown, never the API's pattern
+
+KONGS = [
+    {"kind": kind, "tile": tile}
+    for kind, tile in (("kong_direct", "2s"), ("kong_added", "5s"), ("kong_concealed", "8s"))
+]
+
+
+@pytest.mark.parametrize(
+    ("concealed", "win_tile", "melds", "key"),
+    [
+        pytest.param(
+            "5p", "5p", [*KONGS, {"kind": "kong_direct", "tile": "8p"}], "shi_ba_luo_han", id="shi-ba-luo-han"
+        ),
+        pytest.param(
+            "5s",
+            "5s",
+            [{"kind": "kong_direct", "tile": t} for t in ("1s", "3s", "7s", "9s")],
+            "qing_shi_ba_luo_han",
+            id="qing",
+        ),
+        pytest.param(
+            "5p", "5p", [*KONGS, {"kind": "pung", "tile": "8p"}], "jiang_jin_gou", id="jiang-jin-gou"
+        ),
+        pytest.param(
+            "9s",
+            "9s",
+            [{"kind": "pung", "tile": t} for t in ("1s", "3s", "5s", "7s")],
+            "qing_jin_gou",
+            id="qing-jin-gou",
+        ),
+        pytest.param(
+            "9s",
+            "9s",
+            [{"kind": "pung", "tile": t} for t in ("1s", "3s", "5m", "7s")],
+            None,
+            id="a-plain-hook",
+        ),
+    ],
+)
+def test_the_composition_names(concealed, win_tile, melds, key):
+    from calculator.engine import composition_of
+
+    result = score_hand(concealed, win_tile, melds=melds)
+    found = composition_of(result.pattern.key, [meld["kind"] for meld in melds])
+    assert (found.key if found else None) == key
+    assert result.pattern.key in ("dui_dui_hu", "jiang_dui", "qing_dui")  # the API's pattern is the table's

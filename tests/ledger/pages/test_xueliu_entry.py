@@ -111,3 +111,15 @@ def test_a_fine_inside_a_hand_stays_in_the_hand(flowing):
         "win",
         "adjust",
     ]
+
+
+def test_the_history_shows_an_adjustment_with_its_reason_and_points(flowing):
+    from django.urls import reverse
+
+    phone, session = flowing
+    phone.record(
+        ev_type="adjust", adjust_from="3", adjust_amount="2", adjust_reason="罚分", adjust_note="迟到"
+    )
+    text = text_of(phone.client.get(reverse("session-history", args=[session.pk])))
+    assert "老张 罚分（罚分 · 迟到）" in text
+    assert "+2" in text and "−6" in text
