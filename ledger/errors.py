@@ -207,12 +207,12 @@ class LedgerRefusal(APIException):
 
 
 class Forbidden(PermissionDenied):
-    """The actor's role does not allow the write (403). Its words are both languages in one sentence, as
-    the API has always answered a role refusal; a page shows the one of its language."""
+    """The actor's role does not allow the write (403): the API answers its words English in ``detail``
+    and Chinese in ``detail_zh`` (api/errors.py, ``worded_refusal``); a page shows the one of its language."""
 
     def __init__(self, code: str) -> None:
         self.error = LedgerError(code, field="permission")
-        super().__init__(f"{self.error.message} {self.error.message_zh}")
+        super().__init__(self.error.message)
 
     def localized(self, language: str) -> str:
         return self.error.localized(language)
