@@ -11,7 +11,7 @@ from __future__ import annotations
 from calculator.engine import EngineError
 
 from .checks import check_open
-from .events import EACH, AdjustEvent, EventKind
+from .events import AdjustEvent, EventKind
 from .state import HOUSE, EventOutcome, Reason, RoundState, Table, Transfer
 from .summaries import AdjustSummary
 
@@ -33,8 +33,7 @@ def settle_adjust(state: RoundState, event: AdjustEvent, table: Table) -> EventO
 def _payees(state: RoundState, event: AdjustEvent) -> tuple[int | None, ...]:
     """``each``: every other player in play (blood battle: the active ones; 血流成河: all who have not
     escaped); nobody left to receive it is a mistake, not a payment of nothing."""
-    if event.payee != EACH:
-        assert not isinstance(event.payee, str)
+    if not isinstance(event.payee, str):  # a seat, or None: the house
         return (event.payee,)
     payees = tuple([seat for seat in state.in_play if seat != event.payer])
     if not payees:
