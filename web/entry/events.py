@@ -10,7 +10,7 @@ keyed by seat) so the explanation is written again in the reader's language, not
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -290,7 +290,9 @@ def _adjust(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> t
     return {"type": "adjust", "from": payer, "to": to, "amount": amount, "reason": text}, ""
 
 
-BUILDERS = {
+Builder = Callable[[Mapping[str, Any], Rules, tuple[int, ...]], tuple[dict[str, Any], str]]
+# EventKind is a StrEnum: the posted ev_type (a str) finds its builder.
+BUILDERS: dict[str, Builder] = {
     EventKind.KONG: _kong,
     EventKind.WIN: _win,
     EventKind.DRAW: _draw,
