@@ -65,6 +65,7 @@ from .models import (
     VersionKind,
     WinRecord,
 )
+from .names import InvisibleCharacter, normal_name
 
 ROUND_FIELDS = frozenset({"dealer", "void_suits", "events"})
 ROUND_REQUIRED = ("dealer", "events")
@@ -1080,7 +1081,11 @@ def _note(value: object, field: str = "note") -> str | None:
 
 
 def _required_text(value: object, field: str, max_length: int) -> str:
-    text = value.strip() if isinstance(value, str) else ""
+    """A name as the ledger keeps and compares it (``ledger.names``: NFKC, trimmed, nothing invisible)."""
+    try:
+        text = normal_name(value) if isinstance(value, str) else ""
+    except InvisibleCharacter as error:
+        raise LedgerError("name_invisible", field=field, character=error.code) from None
     if not text or len(text) > max_length:
         raise LedgerError("text_length", field=field, name=field, maximum=max_length)
     return text

@@ -273,8 +273,10 @@ def test_a_four_player_draw_fits_on_about_one_screen(phone_page: Page, live_serv
     choose(page, "drawgen_2", "1")
     expect(page.locator(".entrybar__preview")).to_contain_text("清一色 3 + 1根 = 4番")
     photograph(page, "round-draw", full_page=False)
+    # A line per player, and for 有叫 two more: its best pattern across the row (never cut, in English
+    # too) and 根 0-4 as 44 px targets beside 选牌 (issue 18, point 1): 652 px with all four ready.
     height = page.locator(".step--draw").evaluate("el => el.getBoundingClientRect().height")
-    assert height <= 480, f"the draw takes {height} px"
+    assert height <= 660, f"the draw takes {height} px"
 
 
 def test_renaming_a_seat_keeps_the_panel_open_and_the_keyboard_up(phone_page: Page, live_server):

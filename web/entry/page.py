@@ -79,7 +79,7 @@ def board_of(hand: Hand, finished: Hand | None = None, **extra: Any) -> Board:
     try:
         result: dict[str, Any] | None = settle(hand)
     except EngineError as error:
-        return Board(hand, None, error=error.localized(page_language()), **extra)
+        return Board(hand, None, error=error.localized(page_language(), hand.names), **extra)
     if finished is None and result and result["finished"]:
         finished = hand
     finished_result = result if finished is hand else settle(finished) if finished else None
@@ -227,7 +227,7 @@ def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language:
     except ChoiceMissing as missing:
         return replace(board, hint=str(missing.message))
     except EngineError as error:
-        return replace(board, error=error.localized(language))
+        return replace(board, error=error.localized(language, hand.names))
     return replace(board, preview=views[-1:])
 
 
@@ -271,7 +271,7 @@ def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str)
     except StaleHand as stale:
         return board_of(stale.current, notice=_("Someone else changed this hand first: here it is now."))
     except EngineError as error:
-        return replace(board_of(store.load()), error=error.localized(language))
+        return replace(board_of(store.load()), error=error.localized(language, hand.names))
     except StoreRefusal as refusal:
         return replace(board_of(store.load()), error=refusal.message)
     return board_of(hand)
