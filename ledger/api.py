@@ -860,7 +860,8 @@ class HandView(HandAPIView):
     def get(self, request: Request, session_id: int) -> Response:
         session = self.session_for(request, session_id)
         etag = _hand_etag(selectors.session_hand_revision(session))
-        wanted = parse_etags(request.headers.get("If-None-Match", ""))
+        # Weakly, as RFC 9110 asks of If-None-Match: GZipMiddleware weakens the ETag of what it compresses.
+        wanted = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
         if etag in wanted or "*" in wanted:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         return _hand_response(session)
@@ -1033,8 +1034,11 @@ class ExportView(APIView):
 # --- moving a group ----------------------------------------------------------------------------------------
 
 
+RESEAL_YES = ("1", "true", "yes")
+
+
 class GroupImportThrottle(UserRateThrottle):
-    """An import replays every round of the file under the new sessions' locks: a few an hour is plenty."""
+    """An import replays every round of the file: a few an hour is plenty (the import page counts too)."""
 
     scope = "group_import"
     rate = "20/hour"
@@ -1067,12 +1071,23 @@ class GroupImportView(APIView):
         summary="Import a group file: a new group owned by you, every round replayed through the engine",
         description=(
             "A file whose replayed figures differ from its own is refused (400 naming where) and nothing "
-            "is stored. Members are not imported: you are the new group's only owner."
+            "is stored. So is a file whose own chain (each version's `chain`) does not hold, unless "
+            "`?reseal=true`: the group then records you as its importer and that it was re-sealed. "
+            "Members are not imported: you are the new group's only owner. The body is at most 2.5 MB "
+            "(413) and nests at most 32 deep (400), as every body of the API."
         ),
+        parameters=[
+            OpenApiParameter(
+                "reseal",
+                OpenApiTypes.BOOL,
+                description="Import a file whose chain does not hold, recorded as re-sealed by you.",
+            )
+        ],
         request=OpenApiTypes.OBJECT,
         responses={201: GroupSerializer, 400: ERRORS[400], 401: ERRORS[401], **THROTTLED},
     )
     def post(self, request: Request) -> Response:
-        group = group_file.group_import(actor=request.user, data=request.data)
+        reseal = request.query_params.get("reseal", "") in RESEAL_YES
+        group = group_file.group_import(actor=request.user, data=request.data, reseal=reseal)
         created = selectors.groups_with_role(request.user).get(pk=group.pk)
         return Response(GroupSerializer(created).data, status=status.HTTP_201_CREATED)

@@ -85,7 +85,8 @@ def digest_of(previous_digest: str, content: str) -> str:
     return hashlib.sha256(f"{previous_digest}\n{content}".encode(errors="surrogatepass")).hexdigest()
 
 
-def _canonical(value: object) -> str:
+def canonical(value: object) -> str:
+    """The one JSON text of a value that every seal hashes: keys sorted, no spaces, characters as they are."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -108,7 +109,7 @@ def version_contents(
         for version_id, *values in queryset.filter(round_version_id__in=list(stored)).values_list(
             "round_version_id", *columns
         ):
-            rows.setdefault(version_id, {}).setdefault(name, []).append(_canonical(values))
+            rows.setdefault(version_id, {}).setdefault(name, []).append(canonical(values))
             if name in MOVED_COLUMN:
                 amount = abs(values[columns.index(MOVED_COLUMN[name])])
                 moved[version_id, name] = moved.get((version_id, name), 0) + amount
@@ -124,7 +125,7 @@ def version_contents(
             version=row["version"],
             previous_digest=row["previous_digest"],
             digest=row["digest"],
-            content=_canonical(content),
+            content=canonical(content),
             points_moved=moved.get((version_id, "entries"), 0),
             coins_moved=moved.get((version_id, "coins"), 0),
         )

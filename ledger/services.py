@@ -26,18 +26,16 @@ from django.db.models.functions import Greatest
 from django.utils import timezone, translation
 
 from calculator.engine import PATTERN_BY_KEY, EngineError, Rules, request_object
-from settlement.engine import RoundResult, Transfer
+from settlement.engine import DraftRefusal, RoundResult, Transfer, WinSummary
 
 from . import bounds, integrity, selectors
 from .errors import (
     Forbidden,
-    HandStartedError,
+    HandRefusedError,
     IdempotencyKeyReusedError,
     InvitationAnsweredError,
     InviteUnusableError,
     LedgerError,
-    NothingToRedoError,
-    NothingToUndoError,
     RoundVoidedError,
     SessionClosedError,
     StaleHandError,
@@ -842,11 +840,11 @@ def _win_records(
     """One row per winner of each win event, from the engine's summary of that event."""
     records = []
     for summary in result.events:
-        if summary["type"] != "win":
+        if not isinstance(summary, WinSummary):
             continue
-        discarder = summary["from"]
-        for score in summary["scores"]:
-            if not score.get("won", True):
+        discarder = summary.discarder
+        for score in summary.scores:
+            if not score.won:
                 continue
             records.append(
                 WinRecord(
@@ -854,11 +852,11 @@ def _win_records(
                     round_version=version,
                     version=version.version,
                     session_id=round_.session_id,
-                    event_index=summary["index"],
-                    winner_id=seats[score["player"]],
+                    event_index=summary.index,
+                    winner_id=seats[score.player],
                     discarder_id=None if discarder is None else seats[discarder],
                     self_draw=discarder is None,
-                    fan=score["fan"],
+                    fan=score.fan,
                 )
             )
     return records
@@ -918,7 +916,7 @@ def hand_undo(
 
     def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
         if not hand.events:
-            raise NothingToUndoError()
+            raise HandRefusedError(DraftRefusal("nothing_to_undo", field="events"))
         undone = {"event": hand.events[-1], "note": hand.notes[-1]}
         return hand.events[:-1], hand.notes[:-1], [*hand.undone, undone]
 
@@ -932,7 +930,7 @@ def hand_redo(
 
     def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
         if not hand.undone:
-            raise NothingToRedoError()
+            raise HandRefusedError(DraftRefusal("nothing_to_redo", field="undone"))
         redone = hand.undone[-1]
         return [*hand.events, redone["event"]], [*hand.notes, redone["note"]], hand.undone[:-1]
 
@@ -962,7 +960,7 @@ def hand_setup(
 
     def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
         if hand.events:
-            raise HandStartedError()
+            raise HandRefusedError(DraftRefusal("hand_started", field="events"))
         if dealer is not _UNCHANGED:
             _check_dealer(dealer)
             hand.dealer = dealer  # type: ignore[assignment]

@@ -127,7 +127,14 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     started = []
     try:
         for port in free_ports(2):
-            command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "sczmj_site.wsgi"]
+            command = [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-c",
+                "python:sczmj_site.gunicorn_conf",
+                "sczmj_site.wsgi",
+            ]
             process = subprocess.Popen(
                 command,
                 cwd=ROOT,
