@@ -50,7 +50,10 @@ class SessionHandStore:
         self.session = session
 
     def load(self) -> Hand:
-        return self._hand(selectors.hand_row(self.session))
+        row = selectors.hand_row(self.session)
+        if not self.session.is_open:  # closing dropped the unfinished hand: the table as the ledger has it
+            return self._hand(row, events=(), notes=())
+        return self._hand(row)
 
     def _hand(
         self, row: HandInProgress, *, events: Any = None, notes: Any = None, number: int | None = None
@@ -224,6 +227,10 @@ def _live_update(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     page = {**entry_context(board, {}, page_language()), **_page_context(request, session)(board)}
     response = TemplateResponse(request, "web/entry/_update.html", page)
     response[REVISION_HEADER] = str(hand.revision)
+    if not session.is_open:
+        # closed since this page polled (a closed page does not poll): the whole page again, without the
+        # entry's controls and with the hand in progress gone, rather than a refusal at the next tap
+        response["HX-Refresh"] = "true"
     return response
 
 

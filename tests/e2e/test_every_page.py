@@ -28,8 +28,9 @@ from playwright.sync_api import Browser, Page, expect
 from ledger import demo, services
 from ledger.models import Group, Role, Session, SessionInvite
 from ledger.summary_links import summary_token
-from tests.ledger.conftest import make_user
+from tests.ledger.conftest import make_table, make_user
 
+from .conftest import Phones
 from .test_pages import photograph, tap_tiles
 from .test_pwa import OFFLINE_READY_MS
 
@@ -344,7 +345,6 @@ PAGES = {
     ),
     "calculator": Visit(None, lambda t: "/", then=_open_every_disclosure),
     "history-jump": Visit("owner", _the_demo_hand),
-    "settle": Visit("owner", lambda t: reverse("session-settle", args=[t.session.pk])),
 }
 
 # Every CSP violation of a page, whether or not the browser also logs it.
@@ -440,3 +440,96 @@ def test_every_page_of_issue_9_reads_on_a_phone(
     finally:
         context.set_offline(False)
         context.close()
+
+
+# --- issue 18: a common win in reach, and a closed session noticed ---------------------------------------
+
+REACH = {"width": 360, "height": 740}
+# The chips of a common win after 胡, in the order a table taps them (小李 wins; 阿美 discards); 小李's
+# 暗杠 is the event before, so the 杠上花 is a real one.
+COMMON_WINS = {
+    "dianpao-pinghu": (
+        "label:has(input[name='winner_1']) span",
+        "label:has(input[name='win_how'][value='discard:2']) span",
+    ),
+    "zimo-one-gen": (
+        "label:has(input[name='winner_1']) span",
+        "label:has(input[name='win_how'][value='self_draw']) span",
+        "label:has(input[name='gen_1'][value='1']) span",
+    ),
+    "gangshanghua": (
+        "label:has(input[name='winner_1']) span",
+        "label:has(input[name='win_how'][value='self_draw']) span",
+        "label:has(input[name='after_kong']) span",
+    ),
+}
+# Where a control is, against what the sticky bars leave of the screen: the top bar above, the action bar
+# below.
+IN_REACH_JS = """el => {
+  const box = el.getBoundingClientRect();
+  const bar = document.querySelector('.entrybar').getBoundingClientRect();
+  const top = document.querySelector('.topbar').getBoundingClientRect();
+  return box.top >= top.bottom - 0.5 && box.bottom <= Math.min(bar.top, innerHeight) + 0.5
+    ? '' : `${el.textContent.trim()} at ${box.top.toFixed(0)}-${box.bottom.toFixed(0)}, the screen `
+      + `${top.bottom.toFixed(0)}-${Math.min(bar.top, innerHeight).toFixed(0)}`;
+}"""
+
+
+@pytest.fixture
+def small_table(transactional_db: Any) -> tuple[Any, Any, Session]:
+    """A group of four with a scorekeeper member, and a session whose hand began with 小李's 暗杠."""
+    owner = make_user("owner")
+    group, session = make_table(owner)
+    keeper = make_user("keeper")
+    invitation = services.member_invite(actor=owner, group=group, username="keeper", role=Role.SCOREKEEPER)
+    services.invitation_accept(actor=keeper, invitation=invitation)
+    kong = {"type": "kong", "player": 1, "kind": "concealed"}
+    services.hand_event_add(actor=owner, session=session, event=kong, revision=0)
+    return owner, keeper, session
+
+
+@pytest.mark.parametrize("language", LOCALES)
+def test_issue_18_2_a_common_win_is_in_reach_without_scrolling_once_the_win_panel_opens(
+    phones: Phones, small_table: tuple[Any, Any, Session], language: str
+) -> None:
+    """At 360 x 740, from the tap on 胡: every chip of a 点炮 平胡, a 自摸 with one 根 and a 杠上花 is on
+    screen above the action bar when its turn comes, tapped where it is (no scroll)."""
+    owner, _keeper, session = small_table
+    page = phones.open(owner, reverse("session-page", args=[session.pk]), locale=LOCALES[language])
+    page.set_viewport_size(REACH)
+    out_of_reach: dict[str, list[str]] = {}
+    for win, taps in COMMON_WINS.items():
+        page.reload()
+        page.locator("label:has(input[name='ev_type'][value='win']) span").click()
+        opened = page.evaluate("scrollY")
+        missed = []
+        for tap in taps:
+            chip = page.locator(tap).first
+            where = chip.evaluate(IN_REACH_JS)
+            if where:
+                missed.append(where)
+            box = chip.bounding_box()
+            assert box is not None
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # no scroll into view
+            page.wait_for_load_state("networkidle")
+        expect(page.locator(".entrybar__preview").first).to_be_visible()
+        expect(page.locator(".entrybar__record")).to_be_in_viewport(ratio=1)
+        if page.evaluate("scrollY") != opened:
+            missed.append("the page scrolled")
+        if missed:
+            out_of_reach[win] = missed
+        page.screenshot(path=f"/tmp/sczmj-reach-{win}-{language}.png", caret="initial")
+    assert not out_of_reach, json.dumps(out_of_reach, ensure_ascii=False, indent=1)
+
+
+def test_issue_18_3_a_members_page_shows_the_close_within_3_seconds_without_its_controls(
+    phones: Phones, small_table: tuple[Any, Any, Session]
+) -> None:
+    owner, keeper, session = small_table
+    page = phones.open(keeper, reverse("session-page", args=[session.pk]))
+    expect(page.locator("#entry-form")).to_be_visible()
+    services.session_close(actor=owner, session=session)
+    expect(page.locator("#entry-form")).to_have_count(0, timeout=3000)
+    expect(page.locator(".segmented--big")).to_have_count(0)
+    expect(page.locator("#entry-history")).not_to_contain_text("暗杠")
+    photograph(page, "every-session-closed-zh")
