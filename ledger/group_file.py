@@ -234,7 +234,7 @@ def group_import(*, actor: AbstractBaseUser, data: object, reseal: bool = False)
     file = _object(data, "body")
     # Text no database stores (a NUL, a lone surrogate) is refused up front, named where it is, by the same
     # check a recorded round gets: nothing below then fails half-way in the database.
-    services._refuse_unstorable(file, "")
+    services.checks._refuse_unstorable(file, "")
     if file.get("format") != FORMAT:
         raise LedgerError("not_a_group_file", field="format", format=FORMAT)
     if file.get("version") != VERSION or isinstance(file.get("version"), bool):  # true == 1 in Python

@@ -121,8 +121,9 @@ class Session(models.Model):
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
     name = models.CharField(max_length=100)
-    # Every value of the rules (services._every_value), so a later change of a preset never reaches an old
-    # session; rows stored before held only the overrides, which Rules.from_dict reads the same way.
+    # Every value of the rules (services.sessions._every_value), so a later change of a preset never
+    # reaches an old session; rows stored before held only the overrides, which Rules.from_dict reads the
+    # same way.
     rules = models.JSONField(default=dict)
     coins_enabled = models.BooleanField(default=False)
     room_coefficient = models.PositiveIntegerField(null=True, blank=True)
@@ -294,6 +295,9 @@ class HandInProgress(models.Model):
     last_key = models.CharField(max_length=300, null=True, blank=True)  # noqa: DJ001
     last_fingerprint = models.CharField(max_length=64, blank=True)
     last_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The round this hand was before an undo took it back (voided while the hand is in progress again):
+    # when the hand finishes again, it is a new version of that round.
+    reopened = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

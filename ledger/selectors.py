@@ -34,7 +34,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from calculator.engine import rules_from
-from settlement.engine import Reason, RoundResult, settle_round, settle_up
+from settlement.engine import HandDraft, Reason, RoundResult, Undone, settle_round, settle_up
 
 from .models import (
     SEATS,
@@ -237,6 +237,12 @@ def session_totals(session: Session) -> SessionTotals:
     )
 
 
+def seat_points(session: Session) -> tuple[int, ...]:
+    """Each seat's running points (one query): what the table's seats show beside this hand's part."""
+    points = _per(LedgerEntry.objects.filter(session=session, is_house=False), "seat", Sum("points"))
+    return tuple(int(points.get(seat) or 0) for seat in range(SEATS))
+
+
 def coin_balances(session: Session, *, before: int | None = None) -> list[int] | None:
     """The coin balances a round is settled against: the starting balances plus the coins of every round
     before position ``before`` (of every round when None: a new round comes last). None without coins."""
@@ -351,9 +357,10 @@ class HandNet:
     nets: tuple[int, ...]
 
 
-def session_hand_nets(session: Session) -> list[HandNet]:
-    """Every hand in order with each seat's net: the ledger's sums, so a voided hand moves nothing and a
-    corrected one counts as its latest version. One query, whatever the number of hands."""
+def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
+    """Every hand in order (those after position ``after``) with each seat's net: the ledger's sums, so a
+    voided hand moves nothing and a corrected one counts as its latest version. One query, whatever the
+    number of hands."""
     corrected = RoundVersion.objects.filter(round=OuterRef("pk"), kind=VersionKind.CORRECTED)
     return [
         HandNet(
@@ -362,7 +369,7 @@ def session_hand_nets(session: Session) -> list[HandNet]:
             row.was_corrected,
             tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
         )
-        for row in round_net(session).annotate(was_corrected=Exists(corrected))
+        for row in round_net(session).filter(position__gt=after).annotate(was_corrected=Exists(corrected))
     ]
 
 
@@ -399,12 +406,18 @@ def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]
     )
 
 
-def session_history(session: Session) -> list[Round]:
-    """Every round of the session, newest first, each with its versions (oldest first) and their creators:
-    what the history page explains. Two queries."""
+def session_last_position(session: Session) -> int:
+    """The position of the session's latest round (0 before the first): one indexed read."""
+    return Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0
+
+
+def session_history(session: Session, *, newest: int, count: int) -> list[Round]:
+    """The ``count`` rounds of the session from position ``newest`` down, newest first, each with its
+    versions (oldest first) and their creators: one page of what the history page explains. Two queries,
+    whatever the session's length (positions run 1, 2, 3 … with no gap, voided rounds keeping theirs)."""
     versions = RoundVersion.objects.select_related("created_by").order_by("version")
     return list(
-        Round.objects.filter(session=session)
+        Round.objects.filter(session=session, position__lte=newest, position__gt=newest - count)
         .prefetch_related(Prefetch("versions", queryset=versions))
         .order_by("-position")
     )
@@ -503,6 +516,18 @@ def member_hand_revision(*, user_id: int, session_id: int, login_key: str) -> in
 def hand_row(session: Session) -> HandInProgress:
     """The stored hand, or (for a session that has none yet) the one it would start with, unsaved."""
     return HandInProgress.objects.filter(session=session).first() or fresh_hand(session)
+
+
+def hand_draft(hand: HandInProgress) -> HandDraft:
+    """The stored hand as the engine's value: what every hand write changes (``settlement.engine.draft``)."""
+    return HandDraft.of(
+        dealer=hand.dealer,
+        void_suits=hand.void_suits,
+        events=hand.events,
+        notes=hand.notes,
+        undone=[Undone(entry["event"], entry["note"]) for entry in hand.undone],
+        revision=hand.revision,
+    )
 
 
 def fresh_hand(session: Session, *, dealer: int | None = None) -> HandInProgress:
@@ -605,3 +630,26 @@ def group_session_lines(group: Group) -> list[SessionLine]:
 def group_last_session(group: Group) -> Session | None:
     """The group's newest session: its seating, rules and coins prefill tonight's."""
     return group_sessions(group).first()
+
+
+# --- what if: hands replayed under other rules (ledger/pages/whatif.py) --------------------------------
+
+
+def counted_versions(sessions: QuerySet[Session]) -> list[RoundVersion]:
+    """The current version of every counted (unvoided) round of ``sessions``, in the order played, each
+    with its round and session: what a replay reads. One query."""
+    return list(
+        RoundVersion.objects.filter(
+            round__session__in=sessions, round__voided=False, version=F("round__version")
+        )
+        .select_related("round__session")
+        .order_by("round__session__created", "round__session_id", "round__position")
+    )
+
+
+def seated(sessions: QuerySet[Session]) -> dict[int, list[SessionSeat]]:
+    """Each session's seats in order, with their players, by session id. One query."""
+    seats: dict[int, list[SessionSeat]] = {}
+    for seat in SessionSeat.objects.filter(session__in=sessions).select_related("player").order_by("seat"):
+        seats.setdefault(seat.session_id, []).append(seat)
+    return seats

@@ -299,9 +299,9 @@ UPWARD_IMPORTS = {
         "from ledger import models\n",
         "settlement/engine/state.py imports ledger (layer 3 above layer 2)",
     ),
-    "ledger/services.py": (
-        "from . import api\n",
-        "ledger/services.py imports ledger.api (layer 4 above layer 3)",
+    "ledger/services/rounds.py": (
+        "from .. import api\n",
+        "ledger/services/rounds.py imports ledger.api (layer 4 above layer 3)",
     ),
     "ledger/selectors.py": (
         "from web.language import in_language\n",

@@ -24,8 +24,9 @@ def session_url(session: Session) -> str:
 
 
 def hand_url(session_id: int, position: int) -> str:
-    """One hand in its session's history (``ledger/pages/history.py``)."""
-    return f"{reverse('session-history', args=[session_id])}#hand-{position}"
+    """One hand in its session's history (``ledger/pages/history.py``): the page that holds it, with the
+    hand open."""
+    return f"{reverse('session-history', args=[session_id])}?hand={position}#hand-{position}"
 
 
 def summary_url(request: HttpRequest, session: Session) -> str:

@@ -328,6 +328,10 @@ PAGES = {
     "group": Visit("owner", lambda t: reverse("group-page", args=[t.group.pk])),
     "settle": Visit("owner", lambda t: reverse("session-settle", args=[t.session.pk])),
     "summary": Visit(None, lambda t: reverse("session-summary", args=[summary_token(t.session)])),
+    "what-if": Visit(
+        "owner", lambda t: reverse("session-what-if", args=[t.session.pk]) + "?zimo_bonus=jia_fan"
+    ),
+    "what-if-month": Visit("owner", lambda t: reverse("group-what-if", args=[t.group.pk]) + "?preset=casual"),
     "home": Visit("owner", lambda t: reverse("home")),
     "calculator-offline": Visit(None, lambda t: "/", then=_score_offline, offline=True, needs_pyodide=True),
     "session-offline-note": Visit(
