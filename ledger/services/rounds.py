@@ -271,7 +271,7 @@ def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Ro
         body = {**_body_of(round_), "notes": notes}
         result = _settle(session, body, balances)
         coins = result.coins
-        assert coins is not None  # the session has coins, so the engine settled them
+        assert coins is not None  # noqa: S101 - the session has coins, so the engine settled them
         stored = stored_result["coins"]
         if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
             round_.version += 1
