@@ -483,6 +483,15 @@ class HandFinishedSerializer(serializers.Serializer):
     hand = HandSerializer(help_text="The next hand, with the suggested dealer.")
 
 
+class HandReopenedSerializer(serializers.Serializer):
+    hand = HandSerializer(
+        help_text="The hand in progress again, its finishing event undone (redo records it)."
+    )
+    reopened_round = serializers.IntegerField(
+        help_text="The id of the round the hand had become: voided now (a reversal version)."
+    )
+
+
 class HandConflictSerializer(ErrorSerializer):
     """A 409 of the hand in progress: the error, with the hand as it stands now to start again from."""
 
