@@ -12,8 +12,7 @@ hand's part, kong money at once.
 Live view: every member's page follows the table. It polls ``session_live`` (see there) every
 ``live.POLL_SECONDS`` while it is visible; the answer is 204 while the hand is at the revision the page
 shows, else the entry's update fragment (header, seats, this hand, the end card), swapped out of band.
-static/js/live.js pauses the polling of a hidden page; static/js/entry.js holds it while this phone's
-scorekeeper is entering an event, so a poll never resets a half-entered event or an open picker.
+When a poll is skipped or held (a hidden page, this phone entering an event): docs/pages.md, "Live view".
 """
 
 from __future__ import annotations

@@ -7,10 +7,8 @@
  *   seat's boxes.
  * - Choosing what happened (杠 / 胡 / 流局 / 逃跑) brings its step to the top of the screen; the end card,
  *   recorded from the bar at the bottom, is brought into view when it appears.
- * - A live page's poll (live.js) is held while this phone is entering an event: a tap on its way, a choice
- *   made, a box typed in, a picker open. Its answer would reset all that (follow, below); the tap, when it
- *   is made, finds out by itself whether another phone wrote first (a stale revision is refused with the
- *   hand as it now stands), and the poll catches up as soon as the entry is at rest again.
+ * - It holds a live page's poll (live.js's "live:hold") while this phone enters an event: what counts and
+ *   why, docs/pages.md, "Live view".
  */
 (function () {
   "use strict";
