@@ -106,7 +106,7 @@ def test_the_counts_read_every_hand_and_skip_a_voided_one():
 
 def test_the_rules_in_a_few_words_name_the_main_four_then_what_differs_from_chengdu():
     assert rules_words({"preset": "casual"}, "zh-hans") == (
-        "玩法 血战到底 · 底分 1 · 封顶 最多 16 倍 · 自摸奖励 自摸加底 · 金钩钓 是 · 海底捞月、海底炮 是"
+        "玩法 血战到底 · 底分 1 · 封顶 4番封顶 (×16) · 自摸奖励 自摸加底 · 金钩钓 是 · 海底捞月、海底炮 是"
     )
     qq = rules_words({"preset": "qq"}, "zh-hans")
     assert qq.startswith("玩法 血战到底 · 底分 6 · 封顶 不封顶 · 自摸奖励 不加 · ") and qq.endswith(" · …")
