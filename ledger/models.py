@@ -311,7 +311,7 @@ class HandInProgress(models.Model):
         return f"{self.session} hand {self.number} (revision {self.revision})"
 
 
-class AppendOnlyQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet[Any]):
     """Bulk changes of ledger rows are refused: the ledger only grows."""
 
     def update(self, **kwargs: Any) -> NoReturn:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from settlement.engine import SEATS
+from settlement.engine import SEATS as SEATS  # the pages' seats are the engine's
 
 _POSTED = {str(seat): seat for seat in SEATS}
 DEFAULT_NAMES = (_("East"), _("South"), _("West"), _("North"))

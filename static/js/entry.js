@@ -5,11 +5,10 @@
  *   resets the choices and follows the new hand (seats out of it greyed, 天胡 for the dealer only, names).
  * - The entry has one tile picker; opening a seat's "enter the tiles" moves it there and binds it to that
  *   seat's boxes.
- * - The end card, recorded from the bar at the bottom, is brought into view when it appears.
- * - A live page's poll (live.js) is held while this phone is entering an event: a tap on its way, a choice
- *   made, a box typed in, a picker open. Its answer would reset all that (follow, below); the tap, when it
- *   is made, finds out by itself whether another phone wrote first (a stale revision is refused with the
- *   hand as it now stands), and the poll catches up as soon as the entry is at rest again.
+ * - Choosing what happened (杠 / 胡 / 流局 / 逃跑) brings its step to the top of the screen; the end card,
+ *   recorded from the bar at the bottom, is brought into view when it appears.
+ * - It holds a live page's poll (live.js's "live:hold") while this phone enters an event: what counts and
+ *   why, docs/pages.md, "Live view".
  */
 (function () {
   "use strict";
@@ -36,6 +35,12 @@
     // A click, not requestSubmit(): htmx sends the button's name and value only for a clicked button.
     form.querySelector(".entrybar__record").click();
   }, true);
+
+  // Choosing what happened brings its step to the top of the screen (below the sticky top bar: the page's
+  // scroll-padding-top), so every choice of a common win is above the action bar without a scroll.
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "ev_type") form.querySelector(".steps").scrollIntoView({ block: "start" });
+  });
 
   // The tile picker, one for the whole entry.
   const pickerRoot = form.querySelector("[data-entry-picker]");

@@ -10,7 +10,7 @@ keyed by seat) so the explanation is written again in the reader's language, not
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -256,7 +256,14 @@ def _escape(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> t
     return event, _note(quick)
 
 
-BUILDERS = {EventKind.KONG: _kong, EventKind.WIN: _win, EventKind.DRAW: _draw, EventKind.ESCAPE: _escape}
+Builder = Callable[[Mapping[str, Any], Rules, tuple[int, ...]], tuple[dict[str, Any], str]]
+# EventKind is a StrEnum: the posted ev_type (a str) finds its builder.
+BUILDERS: dict[str, Builder] = {
+    EventKind.KONG: _kong,
+    EventKind.WIN: _win,
+    EventKind.DRAW: _draw,
+    EventKind.ESCAPE: _escape,
+}
 
 
 def build_event(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:

@@ -72,7 +72,7 @@ def settled(store: HandStore, hand: Hand) -> Board:
     try:
         result = store.settle(hand.draft)
     except EngineError as error:
-        return Board(hand, None, error=error.localized(page_language()))
+        return Board(hand, None, error=error.localized(page_language(), hand.names))
     return Board(hand, result, *((hand, result) if result.finished else ()))
 
 
@@ -227,7 +227,7 @@ def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language:
     except ChoiceMissing as missing:
         return replace(board, hint=str(missing.message))
     except EngineError as error:
-        return replace(board, error=error.localized(language))
+        return replace(board, error=error.localized(language, hand.names))
     return replace(board, preview=views[-1:])
 
 
@@ -281,7 +281,8 @@ def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str)
             settled(store, stale.current), notice=_("Someone else changed this hand first: here it is now.")
         )
     except EngineError as error:
-        return replace(settled(store, store.load()), error=error.localized(language))
+        current = store.load()
+        return replace(settled(store, current), error=error.localized(language, current.names))
     except StoreRefusal as refusal:
         return replace(settled(store, store.load()), error=refusal.message)
     return settled(store, store.load())
