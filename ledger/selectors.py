@@ -392,6 +392,7 @@ class HandNet:
     voided: bool
     corrected: bool
     nets: tuple[int, ...]
+    adjustment: bool = False  # a round of adjustments only (罚分 between hands): no hand, its points count
 
 
 def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
@@ -405,6 +406,7 @@ def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
             row.voided,
             row.was_corrected,
             tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
+            row.adjustment,
         )
         for row in round_net(session).filter(position__gt=after).annotate(was_corrected=Exists(corrected))
     ]

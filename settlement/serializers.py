@@ -13,7 +13,8 @@ from api.hand_shapes import (
     seat_field,
     void_suits_field,
 )
-from settlement.engine import DrawStatus, EventKind, KongKind, Reason
+from calculator.engine import MAX_OPTION_VALUE
+from settlement.engine import EACH, HOUSE, DrawStatus, EventKind, KongKind, Reason
 
 
 def with_from(
@@ -97,6 +98,11 @@ class WinEventSerializer(serializers.Serializer[Any]):
         "or by the discarder.",
     )
     last_tile = serializers.BooleanField(required=False, default=False, help_text="海底: on the last tile.")
+    robbed_tile = serializers.CharField(
+        required=False,
+        help_text="robbing_kong only: the robbed 弯杠's tile, so an added kong of another tile entered just "
+        "before stands.",
+    )
     winners = WinnerSerializer(many=True, help_text="One entry per winner (several only on a discard).")
 
 
@@ -123,11 +129,42 @@ class EscapeEventSerializer(serializers.Serializer[Any]):
     )
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 3},
+            {"type": "string", "enum": [EACH, HOUSE]},
+        ]
+    }
+)
+class AdjustPayeeField(serializers.JSONField):
+    """A seat, ``"each"`` (every other player in play) or ``"house"``."""
+
+
+class AdjustEventSerializer(serializers.Serializer[Any]):
+    """罚分 / 诈胡 / a side bet: points no rule computes (RULES.md 4.8)."""
+
+    type = serializers.ChoiceField(choices=[EventKind.ADJUST.value], help_text="adjust")
+    to = AdjustPayeeField(
+        help_text='A seat, "each" (every other player in play, the full amount each) or "house".'
+    )
+    amount = serializers.IntegerField(
+        min_value=1, max_value=MAX_OPTION_VALUE, help_text="Whole b each payee gets."
+    )
+    reason = serializers.CharField(
+        max_length=80, help_text="诈胡, 罚分 or the table's own words (1 to 80 characters)."
+    )
+
+
+with_from(AdjustEventSerializer, seat_field("Who pays."))
+
+
 EVENT_SERIALIZERS: dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]] = {
     "kong": KongEventSerializer,
     "win": WinEventSerializer,
     "draw": DrawEventSerializer,
     "escape": EscapeEventSerializer,
+    "adjust": AdjustEventSerializer,
 }
 
 
@@ -158,7 +195,9 @@ class SettleRequestSerializer(serializers.Serializer[Any]):
     void_suits = void_suits_field(
         help_text=f"Each seat's declared void suit (定缺): {SUIT_HELP}, or null when unknown.",
     )
-    events = EventsField(help_text="kong, win, draw and escape events in the order they happened. Required.")
+    events = EventsField(
+        help_text="kong, win, draw, escape and adjust events in the order they happened. Required."
+    )
     coins = CoinsRequestSerializer(
         required=False, help_text="Coin balances and the room coefficient; the tax rate comes from rules."
     )
@@ -180,6 +219,9 @@ class TransferSerializer(serializers.Serializer[Any]):
     )
     detail = serializers.DictField(
         required=False, help_text="What the page needs to explain it: the kong, its kind and tile, the fan..."
+    )
+    note = serializers.CharField(
+        required=False, help_text="adjust only: the event's reason, as the table wrote it."
     )
 
 

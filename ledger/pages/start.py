@@ -104,8 +104,11 @@ def _option_field(option: Option, preset_rules: Rules, language: str, initial: s
     # (OptionRow.preset); a number box's placeholder still names the value.
     as_preset = _("As the preset: %(value)s") % {"value": value_words(option, preset_value, language)}
     codec = CODECS[option.kind]
-    if codec.choices is not None:
-        offered = _choices(codec.choices(option), initial)
+    # a number the engine names value by value (起胡, 金钩钓's fan) is a choice among those names too
+    named = tuple(str(value.value) for value in option.value_labels)
+    offered_values = codec.choices(option) if codec.choices is not None else named
+    if offered_values:
+        offered = _choices(offered_values, initial)
         return forms.TypedChoiceField(
             label=label,
             required=False,

@@ -76,6 +76,7 @@
   // A hand the server has moved on: reset the choices and follow it.
   function follow(seats) {
     const out = new Set(seats.dataset.out.split(" ").filter(Boolean));
+    const settled = new Set((seats.dataset.settled || "").split(" ").filter(Boolean));  // not asked at a 流局
     const dealer = seats.dataset.dealer;
     form.reset();
     handsByBox.clear();
@@ -84,6 +85,7 @@
       input.disabled = out.has(input.dataset.seat);
     });
     form.querySelectorAll("[data-seat-row]").forEach(function (row) { row.hidden = out.has(row.dataset.seatRow); });
+    form.querySelectorAll("[data-draw-row]").forEach(function (row) { row.hidden = settled.has(row.dataset.drawRow); });
     form.querySelectorAll("[data-dealer-only]").forEach(function (input) { input.disabled = input.dataset.dealerOnly !== dealer; });
     form.querySelectorAll("[data-not-dealer]").forEach(function (input) { input.disabled = input.dataset.notDealer === dealer; });
     seats.querySelectorAll("[data-seat-name]").forEach(function (seat, index) {
