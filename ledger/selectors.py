@@ -7,7 +7,7 @@ another group's objects simply absent (404), never "found, then refused".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -212,28 +212,65 @@ def _per(rows: QuerySet[Any], key: str, aggregate: Aggregate) -> dict[Any, Any]:
 
 def session_totals(session: Session) -> SessionTotals:
     """Running totals per seat (three queries: seats, points, coins; a fourth counts the rounds)."""
-    points = _per(LedgerEntry.objects.filter(session=session), "seat", Sum("points"))
+    return sessions_totals([session])[session.pk]
+
+
+def sessions_totals(sessions: Sequence[Session]) -> dict[int, SessionTotals]:
+    """``session_totals`` of many sessions at once, by session id: the same four queries whatever their
+    number (an export reads a whole group's)."""
+    ids = [session.pk for session in sessions]
+    per_seat = ("session_id", "seat")
+    points = _per_pair(LedgerEntry.objects.filter(session_id__in=ids), per_seat, Sum("points"))
+    with_coins = [session.pk for session in sessions if session.coins_enabled]
     coins = (
-        _per(CoinEntry.objects.filter(session=session), "seat", Sum("coins")) if session.coins_enabled else {}
+        _per_pair(CoinEntry.objects.filter(session_id__in=with_coins), per_seat, Sum("coins"))
+        if with_coins
+        else {}
     )
+    rounds = _per(Round.objects.filter(session_id__in=ids, voided=False), "session_id", Count("id"))
+    seats = seated(sessions)
+    return {
+        session.pk: _totals_of(session, seats.get(session.pk, ()), points, coins, rounds.get(session.pk, 0))
+        for session in sessions
+    }
+
+
+def _per_pair(rows: QuerySet[Any], keys: tuple[str, str], aggregate: Aggregate) -> dict[Any, Any]:
+    """``aggregate`` of ``rows`` for each pair of values of ``keys``: one GROUP BY query."""
+    return {
+        (first, second): total
+        for first, second, total in rows.values(*keys)
+        .annotate(total=aggregate)
+        .values_list(*keys, "total")
+        .order_by()
+    }
+
+
+def _totals_of(
+    session: Session,
+    seats: Iterable[SessionSeat],
+    points: Mapping[tuple[int, int | None], Any],
+    coins: Mapping[tuple[int, int | None], Any],
+    rounds: int,
+) -> SessionTotals:
     starting = session.starting_balances or [0] * SEATS
-    seats = tuple(
-        SeatTotal(
-            seat=seat.seat,
-            player_id=seat.player_id,
-            player_name=seat.player.name,
-            points=int(points.get(seat.seat) or 0),
-            coins=int(starting[seat.seat]) + int(coins.get(seat.seat) or 0)
-            if session.coins_enabled
-            else None,
-        )
-        for seat in session_seats(session)
-    )
+    key = session.pk
     return SessionTotals(
-        seats=seats,
-        house=int(points.get(None) or 0),
-        house_coins=int(coins.get(None) or 0) if session.coins_enabled else None,
-        rounds=Round.objects.filter(session=session, voided=False).count(),
+        seats=tuple(
+            SeatTotal(
+                seat=seat.seat,
+                player_id=seat.player_id,
+                player_name=seat.player.name,
+                points=int(points.get((key, seat.seat)) or 0),
+                coins=int(starting[seat.seat]) + int(coins.get((key, seat.seat)) or 0)
+                if session.coins_enabled
+                else None,
+            )
+            for seat in seats
+        ),
+        house=int(points.get((key, None)) or 0),
+        house_coins=int(coins.get((key, None)) or 0) if session.coins_enabled else None,
+        rounds=int(rounds),
     )
 
 
@@ -273,12 +310,25 @@ def session_settle(
 def session_settle_up(session: Session) -> dict[str, Any]:
     """Who pays whom to bring every total to zero; burned points appear as a payment to the house."""
     totals = session_totals(session)
-    balances = [seat.points for seat in totals.seats]
+    return _settled([seat.points for seat in totals.seats], totals.house, totals)
+
+
+def session_coin_settle_up(session: Session) -> dict[str, Any] | None:
+    """With coins on, who hands whom coins: the fewest transfers of each seat's coin change since the start
+    (what actually moved; a loser who ran short paid only what they held), the house owed its take.
+    The points' settle-up beside it would ask a short loser for more than they lost. None without coins."""
+    totals = session_totals(session)
+    if totals.house_coins is None:
+        return None
+    starting = session.starting_balances or [0] * SEATS
+    changes = [int(seat.coins or 0) - int(starting[seat.seat]) for seat in totals.seats]
+    return _settled(changes, totals.house_coins, totals)
+
+
+def _settled(balances: list[int], house: int, totals: SessionTotals) -> dict[str, Any]:
     names = [seat.player_name for seat in totals.seats]
-    if totals.house:
-        balances.append(totals.house)
     payments = []
-    for payment in settle_up(balances):
+    for payment in settle_up([*balances, house] if house else balances):
         payments.append(
             {
                 "from": _party(payment.payer),
@@ -288,7 +338,7 @@ def session_settle_up(session: Session) -> dict[str, Any]:
                 "amount": payment.amount,
             }
         )
-    return {"balances": [seat.points for seat in totals.seats], "house": totals.house, "payments": payments}
+    return {"balances": balances, "house": house, "payments": payments}
 
 
 def _party(index: int) -> int | str:
@@ -355,6 +405,7 @@ class HandNet:
     voided: bool
     corrected: bool
     nets: tuple[int, ...]
+    adjustment: bool = False  # a round of adjustments only (罚分 between hands): no hand, its points count
 
 
 def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
@@ -368,6 +419,7 @@ def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
             row.voided,
             row.was_corrected,
             tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
+            row.adjustment,
         )
         for row in round_net(session).filter(position__gt=after).annotate(was_corrected=Exists(corrected))
     ]
@@ -647,7 +699,7 @@ def counted_versions(sessions: QuerySet[Session]) -> list[RoundVersion]:
     )
 
 
-def seated(sessions: QuerySet[Session]) -> dict[int, list[SessionSeat]]:
+def seated(sessions: QuerySet[Session] | Sequence[Session]) -> dict[int, list[SessionSeat]]:
     """Each session's seats in order, with their players, by session id. One query."""
     seats: dict[int, list[SessionSeat]] = {}
     for seat in SessionSeat.objects.filter(session__in=sessions).select_related("player").order_by("seat"):
