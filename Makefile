@@ -38,13 +38,13 @@ run: setup migrate messages
 	$(PY) manage.py runserver $(HOST)
 
 # The app as production runs it (docs/deployment.md): debug off, a real key, static files hashed and
-# compressed by collectstatic and served by WhiteNoise, gunicorn with gunicorn.conf.py, on 127.0.0.1.
+# compressed by collectstatic and served by WhiteNoise, gunicorn with sczmj_site/gunicorn_conf.py, on 127.0.0.1.
 serve: export DJANGO_DEBUG = 0
 serve: export DJANGO_SECRET_KEY_FILE ?= $(abspath $(SERVE_KEY))
 serve: export SCZMJ_BIND = $(SERVE_BIND)
 serve: $(SERVE_KEY) setup migrate messages
 	$(PY) manage.py collectstatic --noinput -v 0
-	$(VENV)/bin/gunicorn -c gunicorn.conf.py sczmj_site.wsgi
+	$(VENV)/bin/gunicorn -c python:sczmj_site.gunicorn_conf sczmj_site.wsgi
 
 $(SERVE_KEY): | $(STAMP)
 	@mkdir -p $(@D)

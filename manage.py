@@ -1,16 +1,7 @@
 #!/usr/bin/env python
-import os
-import sys
+"""A checkout's entry to Django's commands; the wheel installs the same as ``sczmj`` (sczmj_site/cli.py)."""
 
-
-def main() -> None:
-    # No fallback to development mode: a plain shell is treated as a deployment (settings.py gives no key
-    # unless DJANGO_DEBUG=1, which the Makefile sets for development, so nothing can sign or serve).
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sczmj_site.settings")
-    from django.core.management import execute_from_command_line
-
-    execute_from_command_line(sys.argv)
-
+from sczmj_site.cli import main
 
 if __name__ == "__main__":
     main()

@@ -7,11 +7,14 @@ serializer errors, malformed or oversized bodies, and DRF's own refusals (401, 4
 ``code``. The refusals the API words itself are in ``MESSAGES``, the engines' catalogue's shape.
 """
 
+import sys
 from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -46,6 +49,9 @@ MESSAGES: Catalogue = {
     "body_not_json": Message("The body is not valid JSON: {detail}", "请求体不是有效的 JSON。"),
     "body_too_large": Message("The body is too large.", "请求体太大。"),
     "server_error": Message("Server error: the request was not completed.", "服务器出错，请求未完成。"),
+    "database_unavailable": Message(
+        "The database is not answering: try again in a moment.", "数据库暂时无法连接，请稍后再试。"
+    ),
     "locked_out": Message(
         "Too many wrong passwords for this user name from this address: try again in {minutes} minutes.",
         "该用户名在此地址密码错误次数过多，请 {minutes} 分钟后再试。",
@@ -97,6 +103,9 @@ VALIDATION_ZH: Mapping[str, str] = {
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    worded = getattr(exc, "error", None)
+    if isinstance(exc, PermissionDenied) and isinstance(worded, EngineError):
+        return Response(safe(worded_refusal(worded)), status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, EngineError):
         return Response(safe(exc.to_dict()), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, exceptions.ParseError):
@@ -128,8 +137,24 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+# A database that does not answer (down, restarting, unreachable, SQLite's lock held too long) is an
+# outage the app recovers from by itself: 503 and when to try again, not a 500 (a bug).
+OUTAGES = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 10
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: a crash under ``/api/`` is still JSON a client can parse (no traceback, no HTML)."""
+    """``handler500``: a crash under ``/api/`` is still JSON a client can parse (no traceback, no HTML);
+    a database outage, wherever it was met (a view, the session or log-in middleware), is 503 with
+    ``Retry-After``, in the one shape under ``/api/`` and as a page of its own elsewhere."""
+    if isinstance(sys.exc_info()[1], OUTAGES):
+        response: HttpResponse = (
+            _json(error_body("database_unavailable", "body"), status.HTTP_503_SERVICE_UNAVAILABLE)
+            if under_api(request)
+            else render(request, "503.html", status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if under_api(request):
         return _json(error_body("server_error", "body"), status.HTTP_500_INTERNAL_SERVER_ERROR)
     return defaults.server_error(request)
@@ -144,6 +169,14 @@ def _json(body: dict[str, Any], status_code: int) -> JsonResponse:
 def error_body(code: str, field: str, **params: object) -> dict[str, Any]:
     """The body of the API's own refusal ``code`` (``MESSAGES``) about ``field``."""
     return ApiRefusal(code, field=field, **params).to_dict()
+
+
+def worded_refusal(error: EngineError) -> dict[str, Any]:
+    """A 403 the project words itself (the ledger's ``Forbidden``): DRF's 403 with its code, the words
+    English in ``detail`` and Chinese in ``detail_zh``, like every other refusal."""
+    body = REFUSALS[exceptions.PermissionDenied].to_dict()
+    words = {"detail": error.message, "detail_zh": error.message_zh, "errors": {error.field: [error.message]}}
+    return body | {"field": error.field} | words
 
 
 def refusal_body(exc: exceptions.APIException, data: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ For each database, in order:
 2. ``migrate`` (no ``collectstatic``: every request goes to the API), then the tables seeded through the
    services (``--seed``): ten groups, each an owner with an API token, four players and an open session
    with coins and 10 hands already recorded; the plan file tells locust the sessions, tokens and hands;
-3. gunicorn started as ``make serve`` starts it (``gunicorn.conf.py``, debug off) on 127.0.0.1:8210;
+3. gunicorn started as ``make serve`` starts it (its gunicorn_conf, debug off) on 127.0.0.1:8210;
 4. locust headless (``bench/locustfile.py``): half the users record hands event by event through the
    hand-in-progress API, half open the session and poll its hand; then gunicorn is stopped;
 5. ``manage.py verify_ledger`` over everything recorded.
@@ -138,7 +138,7 @@ def _server(env: dict[str, str], log: Path) -> Iterator[dict[str, float]]:
     used: dict[str, float] = {}
     with log.open("w") as output:
         server = subprocess.Popen(
-            [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "sczmj_site.wsgi"],
+            [str(BIN / "gunicorn"), "-c", "python:sczmj_site.gunicorn_conf", "sczmj_site.wsgi"],
             cwd=ROOT,
             env=env,
             stdout=output,

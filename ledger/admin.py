@@ -40,7 +40,7 @@ class ReadOnlyAdminMixin:
 
 class MembershipFormSet(BaseInlineFormSet):
     """The group's members as edited in the admin: whatever rows are changed or deleted, one owner stays
-    (the rule ``services._keep_an_owner`` keeps for the API and the pages)."""
+    (the rule ``services.groups._keep_an_owner`` keeps for the API and the pages)."""
 
     def clean(self) -> None:
         super().clean()

@@ -9,7 +9,7 @@ without an owner and nothing it recorded loses the name of who recorded it.
 4. Its players stay, with their names and history, unlinked from the account (``Player.user`` SET_NULL).
 
 Removing a member or changing a role through the API, the pages or the admin's inline never drops the last
-owner: those refuse instead (``services._keep_an_owner``, ``admin.MembershipFormSet``).
+owner: those refuse instead (``services.groups._keep_an_owner``, ``admin.MembershipFormSet``).
 """
 
 from typing import Any

@@ -134,15 +134,6 @@ MESSAGES: Catalogue = {
         "Someone else changed this hand in the meantime: here it is as it stands now.",
         "这一手刚被别人改过，下面是最新的情况。",
     ),
-    "nothing_to_undo": Message(
-        "This hand has no event to undo; a finished hand is corrected from the history.",
-        "这一手还没有可撤销的记录；已结束的一手请在历史里更正。",
-    ),
-    "nothing_to_redo": Message("There is no undone event to redo.", "没有可重做的记录。"),
-    "hand_started": Message(
-        "The dealer and void suits are set before the hand's first event: undo its events first.",
-        "庄家和定缺要在这一手的第一条记录之前设定：请先撤销已记录的内容。",
-    ),
     # ---- a group file (``group_file``)
     "not_a_group_file": Message('This is not a group file: "format" must be "{format}".', "这不是组文件。"),
     "group_file_version": Message(
@@ -181,6 +172,13 @@ MESSAGES: Catalogue = {
         "The file's figures differ from a replay of its hands, which gives {replayed}: nothing was imported.",
         "文件中的数字与重算各手牌的结果不一致（重算得到 {replayed_zh}）：未导入任何内容。",
     ),
+    "file_chain_broken": Message(
+        "The file's seal does not hold here: it was changed after it was exported, or comes from an older "
+        "version of the app. Nothing was imported. Import it with re-seal only if you trust it: you are "
+        "then recorded as its importer, and its writers and times stand as the file's claim.",
+        "文件的校验链在这里对不上：导出后被改过，或来自旧版本。未导入任何内容。只有在你信得过这份文件时，"
+        "才选“重新封存”导入：系统会记下是你导入的，文件里的记录人和时间只算文件的说法。",
+    ),
 }
 
 
@@ -197,7 +195,7 @@ class LedgerRefusal(APIException):
 
     def __init__(self, code: str, field: str) -> None:
         super().__init__()
-        self.error = LedgerError(code, field=field)
+        self.error: EngineError = LedgerError(code, field=field)
         self.detail = self.error.to_dict()
 
     def __str__(self) -> str:
@@ -209,12 +207,12 @@ class LedgerRefusal(APIException):
 
 
 class Forbidden(PermissionDenied):
-    """The actor's role does not allow the write (403). Its words are both languages in one sentence, as
-    the API has always answered a role refusal; a page shows the one of its language."""
+    """The actor's role does not allow the write (403): the API answers its words English in ``detail``
+    and Chinese in ``detail_zh`` (api/errors.py, ``worded_refusal``); a page shows the one of its language."""
 
     def __init__(self, code: str) -> None:
         self.error = LedgerError(code, field="permission")
-        super().__init__(f"{self.error.message} {self.error.message_zh}")
+        super().__init__(self.error.message)
 
     def localized(self, language: str) -> str:
         return self.error.localized(language)
@@ -281,16 +279,11 @@ class StaleHandError(HandConflict):
         super().__init__("hand_changed", "revision")
 
 
-class NothingToUndoError(HandConflict):
-    def __init__(self) -> None:
-        super().__init__("nothing_to_undo", "events")
+class HandRefusedError(HandConflict):
+    """A transition the hand in progress cannot take as it stands (nothing to undo or redo, a setup after
+    the first event, an event that is not there): the engine's refusal, answered as a conflict."""
 
-
-class NothingToRedoError(HandConflict):
-    def __init__(self) -> None:
-        super().__init__("nothing_to_redo", "undone")
-
-
-class HandStartedError(HandConflict):
-    def __init__(self) -> None:
-        super().__init__("hand_started", "events")
+    def __init__(self, refusal: EngineError) -> None:
+        APIException.__init__(self)
+        self.error = refusal
+        self.detail = refusal.to_dict()

@@ -15,7 +15,11 @@ Import, in one transaction (any refusal stores nothing):
 3. compare: every round's versions must come out as the file lists them (kinds and figures) and the
    session's totals as the file's; any difference is a 400 naming where it is;
 4. put back who and when (the file's names and times: the accounts of another server are not this
-   server's, so versions name their writer, unlinked) and close the sessions the file closed.
+   server's, so versions name their writer, unlinked: the file's claim) and close the sessions the file
+   closed;
+5. check the file's own seal (``file_chain`` below): a file changed since it was exported is refused,
+   unless the importer asks to re-seal it, which the new group records (who imported it, when, re-sealed).
+   It comes last so that a file whose figures or fields are wrong is refused for that, named where.
 
 Members are listed in the file for the record, not imported: an account name on another server is not
 the same person here, and the importer becomes the only owner (docs/ledger.md, "Moving a group").
@@ -36,7 +40,7 @@ from django.utils.dateparse import parse_datetime
 
 from calculator.engine import EngineError
 
-from . import selectors, services
+from . import integrity, selectors, services
 from .errors import LedgerError
 from .models import (
     MAX_KEY_LENGTH,
@@ -61,25 +65,29 @@ FIGURE_ZH = {"net": "净分", "house": "房间", "coins": "游戏币"}
 def group_export(*, actor: AbstractBaseUser, group: Group) -> dict[str, Any]:
     """The whole group as one JSON-ready dict (owners only)."""
     services.require_role(actor=actor, group=group, roles=("owner",))
+    players = [
+        {
+            "id": player.pk,
+            "name": player.name,
+            "username": player.user.get_username() if player.user else None,
+            "created": _time(player.created),
+        }
+        for player in selectors.group_players(group)
+    ]
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported": _time(timezone.now()),
         "group": {"id": group.pk, "name": group.name, "created": _time(group.created)},
-        "players": [
-            {
-                "id": player.pk,
-                "name": player.name,
-                "username": player.user.get_username() if player.user else None,
-                "created": _time(player.created),
-            }
-            for player in selectors.group_players(group)
-        ],
+        "players": players,
         "members": [
             {"username": member.user.get_username(), "role": member.role, "created": _time(member.created)}
             for member in selectors.group_members(group)
         ],
-        "sessions": [_session(session) for session in Session.objects.filter(group=group).order_by("id")],
+        "sessions": [
+            _sealed(_session(session), players)
+            for session in Session.objects.filter(group=group).order_by("id")
+        ],
     }
 
 
@@ -161,17 +169,72 @@ def _totals(session: Session) -> dict[str, Any]:
     }
 
 
+# --- the file's own seal -----------------------------------------------------------------------------------
+#
+# The ledger's seal (integrity.py) hashes this server's rows and ids, which another server cannot rebuild;
+# so the file carries a chain of its own, over the file as written. Each session's chain opens with a link
+# over its header (everything but its rounds, plus its seated players as the file names them), then one
+# link per version in the order written, over the version as the file holds it (the origin's digest
+# included) and its round's place, key and time. Whatever a reader would take on trust, who wrote a
+# version and when, a name, a zeroed digest, breaks a link. Like the ledger's seal it is not a signature:
+# someone who edits a file and runs this code over it rebuilds a chain that holds (docs/ledger.md).
+
+CHAIN = "chain"
+
+
+def file_chain(session: Mapping[str, Any], players: Mapping[object, Any]) -> tuple[str, dict[int, str]]:
+    """The session's head and each version's link, by the version's ``sequence``."""
+    header = {key: value for key, value in session.items() if key not in ("rounds", CHAIN)}
+    seated = [players.get(file_id) for file_id in session.get("seats") or ()]
+    link = integrity.digest_of("", integrity.canonical({"session": header, "players": seated}))
+    versions = []
+    for round_ in session.get("rounds") or ():
+        place = {key: round_.get(key) for key in ("position", "idempotency_key", "created")}
+        for version in round_.get("versions") or ():
+            content = {key: value for key, value in version.items() if key != CHAIN}
+            versions.append((version.get("sequence"), {"round": place, "version": content}))
+    links = {}
+    for sequence, content in sorted(versions, key=lambda step: step[0]):
+        link = integrity.digest_of(link, integrity.canonical(content))
+        links[sequence] = link
+    return link, links
+
+
+def _sealed(session: dict[str, Any], players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    head, links = file_chain(session, {player["id"]: player for player in players})
+    for round_ in session["rounds"]:
+        for version in round_["versions"]:
+            version[CHAIN] = links[version["sequence"]]
+    session[CHAIN] = head
+    return session
+
+
+def _chain_break(session: Mapping[str, Any], players: Mapping[object, Any], at: str) -> str | None:
+    """Where the file's chain first fails to hold, or None: a version's link, else the session's head."""
+    head, links = file_chain(session, players)
+    breaks = [
+        (version.get("sequence"), f"{at}.rounds[{index}].versions[{number}].{CHAIN}")
+        for index, round_ in enumerate(session["rounds"])
+        for number, version in enumerate(round_["versions"])
+        if version.get(CHAIN) != links[version.get("sequence")]
+    ]
+    if breaks:
+        return min(breaks)[1]
+    return None if session.get(CHAIN) == head else f"{at}.{CHAIN}"
+
+
 # --- import ------------------------------------------------------------------------------------------------
 
 
 @transaction.atomic
-def group_import(*, actor: AbstractBaseUser, data: object) -> Group:
+def group_import(*, actor: AbstractBaseUser, data: object, reseal: bool = False) -> Group:
     """A new group owned by ``actor``, replayed from an exported file; refused whole (400) if anything in
-    it is malformed, refused by the engine, or replays to other figures than the file's own."""
+    it is malformed, refused by the engine, or replays to other figures than the file's own, or if its
+    own chain does not hold and ``reseal`` was not asked for."""
     file = _object(data, "body")
     # Text no database stores (a NUL, a lone surrogate) is refused up front, named where it is, by the same
     # check a recorded round gets: nothing below then fails half-way in the database.
-    services._refuse_unstorable(file, "")
+    services.checks._refuse_unstorable(file, "")
     if file.get("format") != FORMAT:
         raise LedgerError("not_a_group_file", field="format", format=FORMAT)
     if file.get("version") != VERSION or isinstance(file.get("version"), bool):  # true == 1 in Python
@@ -179,9 +242,15 @@ def group_import(*, actor: AbstractBaseUser, data: object) -> Group:
     group_data = _object(file.get("group"), "group")
     with _within("group"):
         group = services.group_create(actor=actor, name=group_data.get("name"))
-    players = _import_players(actor, group, _list(file.get("players"), "players"))
+    rows = _list(file.get("players"), "players")
+    players = _import_players(actor, group, rows)
+    claimed = {row["id"]: row for row in rows}  # each checked to be an object with a whole id
+    broken = False
     for index, session in enumerate(_list(file.get("sessions"), "sessions")):
-        _import_session(actor, group, players, _object(session, f"sessions[{index}]"), f"sessions[{index}]")
+        at = f"sessions[{index}]"
+        broken |= _import_session(actor, group, players, claimed, _object(session, at), at, reseal=reseal)
+    Group.objects.filter(pk=group.pk).update(imported=timezone.now(), imported_by=actor, resealed=broken)
+    group.refresh_from_db()
     return group
 
 
@@ -235,8 +304,16 @@ def _import_players(actor: AbstractBaseUser, group: Group, rows: Sequence[Any]) 
 
 
 def _import_session(
-    actor: AbstractBaseUser, group: Group, players: Mapping[int, Player], data: Mapping[str, Any], at: str
-) -> None:
+    actor: AbstractBaseUser,
+    group: Group,
+    players: Mapping[int, Player],
+    claimed: Mapping[object, Any],
+    data: Mapping[str, Any],
+    at: str,
+    *,
+    reseal: bool,
+) -> bool:
+    """Replay one session of the file; whether its chain was broken (and so re-sealed)."""
     seats = []
     for index, file_id in enumerate(_list(data.get("seats"), f"{at}.seats")):
         player = players.get(file_id) if isinstance(file_id, int) else None
@@ -258,7 +335,11 @@ def _import_session(
     ]
     replayed = _Replayed(session, data, rounds, _replay(actor, session, rounds, at), at)
     _compare(replayed)
-    _restore_who_and_when(actor, replayed)
+    _restore_who_and_when(actor, replayed)  # checks the file's times as it puts them back
+    broken = _chain_break(data, claimed, at)
+    if broken is not None and not reseal:
+        raise LedgerError("file_chain_broken", field=broken)
+    return broken is not None
 
 
 def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, int, int, Mapping[str, Any]]]:

@@ -87,8 +87,13 @@ def digest_of(previous_digest: str, content: str) -> str:
     return hashlib.sha256(f"{previous_digest}\n{content}".encode(errors="surrogatepass")).hexdigest()
 
 
-# One encoder for every row (json.dumps would build one a call): the canonical form the seal hashes.
-_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+# One encoder for every row (json.dumps would build one a call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical(value: object) -> str:
+    """The one JSON text of a value that every seal hashes: keys sorted, no spaces, characters as they are."""
+    return _ENCODER.encode(value)
 
 
 def version_contents(
@@ -112,7 +117,7 @@ def version_contents(
         for version_id, *values in queryset.filter(round_version_id__in=list(stored)).values_list(
             "round_version_id", *columns
         ):
-            rows.setdefault(version_id, {}).setdefault(name, []).append(_canonical(values))
+            rows.setdefault(version_id, {}).setdefault(name, []).append(canonical(values))
             if name in MOVED_COLUMN:
                 amount = abs(values[columns.index(MOVED_COLUMN[name])])
                 moved[version_id, name] = moved.get((version_id, name), 0) + amount
@@ -129,7 +134,7 @@ def version_contents(
             stored=row,
             previous_digest=row["previous_digest"],
             digest=row["digest"],
-            content=_canonical(content),
+            content=canonical(content),
             points_moved=moved.get((version_id, "entries"), 0),
             coins_moved=moved.get((version_id, "coins"), 0),
         )

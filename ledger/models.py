@@ -38,6 +38,14 @@ class Group(models.Model):
 
     name = models.CharField(max_length=100)
     created = models.DateTimeField(auto_now_add=True)
+    # A group made by importing a group file (ledger/group_file.py): who imported it and when, and whether
+    # its file's own chain did not hold, so it came in only because the importer asked to re-seal it.
+    # Either way the writers and times its versions name are the file's claim, not this server's record.
+    imported = models.DateTimeField(null=True, blank=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resealed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("id",)
@@ -113,8 +121,9 @@ class Session(models.Model):
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
     name = models.CharField(max_length=100)
-    # Every value of the rules (services._every_value), so a later change of a preset never reaches an old
-    # session; rows stored before held only the overrides, which Rules.from_dict reads the same way.
+    # Every value of the rules (services.sessions._every_value), so a later change of a preset never
+    # reaches an old session; rows stored before held only the overrides, which Rules.from_dict reads the
+    # same way.
     rules = models.JSONField(default=dict)
     coins_enabled = models.BooleanField(default=False)
     room_coefficient = models.PositiveIntegerField(null=True, blank=True)
@@ -128,6 +137,9 @@ class Session(models.Model):
     ledger_digest = models.CharField(max_length=64, blank=True, default="")
     points_moved = models.BigIntegerField(default=0)
     coins_moved = models.BigIntegerField(default=0)
+    # The read-only summary link (ledger/summary_links.py) signs the session's id with this number;
+    # revoking the link moves it on, so every link signed before stops working.
+    summary_link_revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ("-id",)

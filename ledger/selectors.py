@@ -388,9 +388,10 @@ class HandNet:
     nets: tuple[int, ...]
 
 
-def session_hand_nets(session: Session) -> list[HandNet]:
-    """Every hand in order with each seat's net: the ledger's sums, so a voided hand moves nothing and a
-    corrected one counts as its latest version. One query, whatever the number of hands."""
+def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
+    """Every hand in order (those after position ``after``) with each seat's net: the ledger's sums, so a
+    voided hand moves nothing and a corrected one counts as its latest version. One query, whatever the
+    number of hands."""
     corrected = RoundVersion.objects.filter(round=OuterRef("pk"), kind=VersionKind.CORRECTED)
     return [
         HandNet(
@@ -399,7 +400,7 @@ def session_hand_nets(session: Session) -> list[HandNet]:
             row.was_corrected,
             tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
         )
-        for row in round_net(session).annotate(was_corrected=Exists(corrected))
+        for row in round_net(session).filter(position__gt=after).annotate(was_corrected=Exists(corrected))
     ]
 
 
@@ -436,12 +437,18 @@ def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]
     )
 
 
-def session_history(session: Session) -> list[Round]:
-    """Every round of the session, newest first, each with its versions (oldest first) and their creators:
-    what the history page explains. Two queries."""
+def session_last_position(session: Session) -> int:
+    """The position of the session's latest round (0 before the first): one indexed read."""
+    return Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0
+
+
+def session_history(session: Session, *, newest: int, count: int) -> list[Round]:
+    """The ``count`` rounds of the session from position ``newest`` down, newest first, each with its
+    versions (oldest first) and their creators: one page of what the history page explains. Two queries,
+    whatever the session's length (positions run 1, 2, 3 … with no gap, voided rounds keeping theirs)."""
     versions = RoundVersion.objects.select_related("created_by").order_by("version")
     return list(
-        Round.objects.filter(session=session)
+        Round.objects.filter(session=session, position__lte=newest, position__gt=newest - count)
         .prefetch_related(Prefetch("versions", queryset=versions))
         .order_by("-position")
     )
@@ -684,3 +691,26 @@ def group_open_sessions(group: Group) -> QuerySet[Session]:
 def group_last_session(group: Group) -> Session | None:
     """The group's newest session: its seating, rules and coins prefill tonight's."""
     return group_sessions(group).first()
+
+
+# --- what if: hands replayed under other rules (ledger/pages/whatif.py) --------------------------------
+
+
+def counted_versions(sessions: QuerySet[Session]) -> list[RoundVersion]:
+    """The current version of every counted (unvoided) round of ``sessions``, in the order played, each
+    with its round and session: what a replay reads. One query."""
+    return list(
+        RoundVersion.objects.filter(
+            round__session__in=sessions, round__voided=False, version=F("round__version")
+        )
+        .select_related("round__session")
+        .order_by("round__session__created", "round__session_id", "round__position")
+    )
+
+
+def seated(sessions: QuerySet[Session]) -> dict[int, list[SessionSeat]]:
+    """Each session's seats in order, with their players, by session id. One query."""
+    seats: dict[int, list[SessionSeat]] = {}
+    for seat in SessionSeat.objects.filter(session__in=sessions).select_related("player").order_by("seat"):
+        seats.setdefault(seat.session_id, []).append(seat)
+    return seats

@@ -15,6 +15,12 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The templates, static files and catalogues sit beside manage.py in a checkout; an installed wheel carries
+# them inside this package (pyproject.toml's force-include), and keeps its data (the SQLite file, collected
+# static files, Pyodide) in the directory `sczmj` runs in, never inside the virtual environment.
+INSTALLED = (Path(__file__).resolve().parent / "templates").is_dir()
+FILES_DIR = Path(__file__).resolve().parent if INSTALLED else BASE_DIR
+DATA_DIR = Path.cwd() if INSTALLED else BASE_DIR
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -94,6 +100,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so it compresses what every other middleware has written: pages and API answers leave the app
+    # gzipped, behind any proxy or none (docs/security.md, "Compression": it pads each answer with random
+    # bytes against BREACH; WhiteNoise's static files come compressed already and pass through).
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -116,7 +126,7 @@ WSGI_APPLICATION = "sczmj_site.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [FILES_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -130,7 +140,7 @@ TEMPLATES = [
     },
 ]
 
-SQLITE_PATH = BASE_DIR / "db.sqlite3"
+SQLITE_PATH = DATA_DIR / "db.sqlite3"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{SQLITE_PATH}",
@@ -165,18 +175,18 @@ LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("简体中文")), ("en", _("English"))]
 # One catalogue per area (site-wide, calculator, round, ledger), so each area's strings live beside each
 # other and two people translating different areas never edit the same file. Django merges them.
-LOCALE_PATHS = sorted(path for path in (BASE_DIR / "locale").glob("*") if path.is_dir())
+LOCALE_PATHS = sorted(path for path in (FILES_DIR / "locale").glob("*") if path.is_dir())
 USE_I18N = True
 TIME_ZONE = "Asia/Shanghai"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", DATA_DIR / "staticfiles"))
 # Pyodide, the Python runtime the calculator scores with offline (docs/offline.md), as tools/fetch_pyodide.py
 # left it: vendor/pyodide/<version>/, served under static/pyodide/. Only when fetched, so a checkout
 # without it (no network at setup) passes the system checks and simply offers no offline scoring.
-PYODIDE_ROOT = BASE_DIR / "vendor" / "pyodide"
-STATICFILES_DIRS = [BASE_DIR / "static", *([("pyodide", PYODIDE_ROOT)] if PYODIDE_ROOT.is_dir() else [])]
+PYODIDE_ROOT = DATA_DIR / "vendor" / "pyodide"
+STATICFILES_DIRS = [FILES_DIR / "static", *([("pyodide", PYODIDE_ROOT)] if PYODIDE_ROOT.is_dir() else [])]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

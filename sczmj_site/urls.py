@@ -17,6 +17,8 @@ urlpatterns = [
     path("", include("ledger.pages.evening")),
     path("", include("ledger.pages.history")),
     path("", include("ledger.pages.settle")),
+    path("", include("ledger.pages.card")),
+    path("", include("ledger.pages.whatif")),
     path("", include("ledger.pages.chart")),
     path("", include("ledger.pages.moving")),
     path("", include("pwa.urls")),

@@ -43,6 +43,7 @@ CATALOGUES = {"engines": MESSAGES, "ledger": LEDGER_MESSAGES, "api": API_MESSAGE
 MAKERS: Mapping[str, tuple[Mapping[str, Any], int, frozenset[str]]] = {
     "EngineError": (MESSAGES, 0, frozenset()),
     "not_a_win": (MESSAGES, 0, frozenset()),
+    "DraftRefusal": (MESSAGES, 0, frozenset()),
     "one_of": (MESSAGES, 5, frozenset({"value"})),  # settlement/engine/events.py: quotes what was sent
     "LedgerError": (LEDGER_MESSAGES, 0, frozenset()),
     "Forbidden": (LEDGER_MESSAGES, 0, frozenset()),

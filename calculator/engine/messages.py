@@ -313,6 +313,17 @@ MESSAGES: Catalogue = {
         "only the robbing win.",
         "被抢的杠不算杠，不记杠钱：请撤销这次胡牌之前的弯杠，只记录抢杠胡。",
     ),
+    # ---- the hand in progress (``settlement.engine.draft``)
+    "nothing_to_undo": Message("This hand has no event to undo.", "这一手还没有可撤销的记录。"),
+    "nothing_to_redo": Message("There is no undone event to redo.", "没有可重做的记录。"),
+    "hand_started": Message(
+        "The dealer and void suits are set before the hand's first event: undo its events first.",
+        "庄家和定缺要在这一手的第一条记录之前设定：请先撤销已记录的内容。",
+    ),
+    "no_such_event": Message(
+        "There is no event {index!r} in this hand: it has {count} (numbered from 0).",
+        "这一手没有第 {index!r} 条记录：共有 {count} 条（从 0 开始编号）。",
+    ),
     "kongs_per_hand": Message(
         "Player {player} already has {most} kongs: a hand holds no more.",
         "玩家 {player} 已经有 {most} 个杠了，一手牌最多只有 4 个杠。",

@@ -1,5 +1,10 @@
 """历史 History: every hand of a session, newest first, explained as the entry explains a hand.
 
+Paged and collapsed, so the page stays the same size whatever the session's length: ``HANDS_PER_PAGE``
+hands a page, each one line (who won and how, and what the winners took) that opens, as a ``<details>``,
+to its full explanation; ``?page=`` turns the pages and ``?hand=N`` (a jump, or ``hand_url``) shows the
+page that holds hand N with that hand open.
+
 A corrected hand says 改过 and keeps its earlier versions a tap away; a voided one is struck through.
 更正 opens the hand in the same entry UI as the session page (``web.entry``), filled in with its events
 and kept in the Django session while it is being changed (``CorrectionStore``), and saves it through
@@ -25,7 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from settlement.engine import settle_from_payload
 from web.entry.events import table_rules
-from web.entry.explain import EventView, event_views
+from web.entry.explain import EventView, event_title, event_views
 from web.entry.page import Board, entry_response
 from web.entry.store import Hand, Recorded, StaleHand
 from web.htmx import HtmxHttpRequest
@@ -68,6 +73,8 @@ class HandView:
     corrected: bool
     shown: VersionView  # the current version; for a voided hand the last one that counted
     earlier: tuple[VersionView, ...]  # every other version, newest first
+    headline: str  # its collapsed line: how it ended (胖哥 自摸, 阿美 点炮，小李 胡, 流局)
+    gains: tuple[tuple[str, int], ...]  # and who took points from it, with how many
 
 
 def version_view(
@@ -85,15 +92,26 @@ def version_view(
     )
 
 
+def headline(result: Mapping[str, Any] | None, names: Sequence[str]) -> str:
+    """How a hand ended, in the entry's words: its wins, draw or escapes (its kongs only when nothing else
+    happened, e.g. a hand still short of its end)."""
+    summaries = (result or {}).get("events", ())
+    ending = [summary for summary in summaries if summary["type"] != "kong"] or list(summaries)
+    return " · ".join(event_title(summary, names) for summary in ending)
+
+
 def hand_view(round_: Round, names: Sequence[str], rules: Mapping[str, Any], language: str) -> HandView:
     versions = list(round_.versions.all())  # prefetched, oldest first
     counted = [version for version in versions if version.result is not None]
     shown = counted[-1]
+    view = version_view(shown, names, rules, language)
     return HandView(
         round=round_,
         dealer_name=names[round_.dealer],
         corrected=any(version.kind == VersionKind.CORRECTED for version in versions),
-        shown=version_view(shown, names, rules, language),
+        shown=view,
+        headline=headline(shown.result, names),
+        gains=tuple((name, net) for name, net in view.nets if net > 0),
         earlier=tuple(
             version_view(version, names, rules, language)
             for version in reversed(versions)
@@ -124,17 +142,60 @@ def history_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return _history(request, session)
 
 
+HANDS_PER_PAGE = 20  # a collapsed screenful or two at 360 px; a full page is about 12 KB gzip
+MAX_NUMBER_DIGITS = 9  # more digits than any session's hands: read as no number at all
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """Which hands a page of the history shows: ``HANDS_PER_PAGE`` of them from position ``newest`` down."""
+
+    number: int  # 1 holds the newest hands
+    count: int  # pages in all
+    newest: int
+    last: int  # the session's latest position
+    opened: int | None  # the hand ?hand= asked for, shown open
+
+    @property
+    def newer(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def older(self) -> int | None:
+        return self.number + 1 if self.number < self.count else None
+
+
+def _number(value: object) -> int | None:
+    text = value if isinstance(value, str) else ""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_DIGITS else None
+
+
+def history_page_of(query: Mapping[str, Any], last: int) -> HistoryPage:
+    """The page ``?hand=N`` (the page holding hand N) or ``?page=K`` asks for; page 1 for anything else,
+    the last page for a page beyond it."""
+    count = max(1, -(-last // HANDS_PER_PAGE))
+    hand = _number(query.get("hand"))
+    if hand is not None and 1 <= hand <= last:
+        number = (last - hand) // HANDS_PER_PAGE + 1
+    else:
+        hand = None
+        number = min(max(_number(query.get("page")) or 1, 1), count)
+    newest = last - (number - 1) * HANDS_PER_PAGE
+    return HistoryPage(number=number, count=count, newest=newest, last=last, opened=hand)
+
+
 def _history(
     request: HtmxHttpRequest, session: Session, *, alert: str = "", status: int = 200
 ) -> HttpResponse:
     language = page_language()
     names = names_of(session)
+    page = history_page_of(request.GET, selectors.session_last_position(session))
+    rounds = selectors.session_history(session, newest=page.newest, count=HANDS_PER_PAGE)
     context = {
         "session": session,
         "totals": selectors.session_totals(session),
-        "hands": [
-            hand_view(round_, names, session.rules, language) for round_ in selectors.session_history(session)
-        ],
+        "hands": [hand_view(round_, names, session.rules, language) for round_ in rounds],
+        "page": page,
         "can_write": _can_write(request, session),
         "session_url": session_url(session),
         "alert": alert,

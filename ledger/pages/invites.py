@@ -33,7 +33,7 @@ from .. import selectors, services
 from ..invite_links import invite_url, qr_svg
 from ..models import WRITER_ROLES, Membership, Role, Session, SessionInvite
 from .links import group_url
-from .live import watch_page
+from .live import watch_page, watch_parts
 from .refusals import REFUSALS, refusal_message
 
 ROLE_WORDS = {
@@ -131,7 +131,7 @@ def invite_revoke(request: HttpRequest, invite_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def join(request: HttpRequest, token: str) -> HttpResponse:
+def join(request: HttpRequest, token: str, *, poll: bool = False) -> HttpResponse:
     try:
         invite = selectors.invite_by_token(token)
     except Http404:
@@ -139,6 +139,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     state = invite.state(timezone.now())
     if state != "active":
         return render(request, "ledger/invites/gone.html", {"reason": state, "invite": invite}, status=410)
+    if invite.role == Role.VIEWER and poll:
+        return watch_parts(request, invite.session, token=invite.token, ledger=request.GET.get("ledger", ""))
     if invite.role == Role.VIEWER:
         return watch_page(request, invite.session, token=invite.token)
     return _scorekeeper_join(request, invite)
@@ -185,16 +187,18 @@ def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
        and reads its ``revision``, which grows with every event, undo, and round recorded, corrected or
        voided (``selectors.invite_hand_revision``);
     2. the revision the client has: 204 No Content (htmx swaps nothing);
-    3. another revision: the board fragment, carrying the new revision for the next poll;
-    4. nothing (the link was revoked or expired meanwhile): the link's own answer, so the board gives way
-       to the words saying why, and with it the polling stops.
+    3. another revision: the parts of the board that moved (``live.watch_parts``: the next poll, carrying
+       the new revision, then the head, seats and hand, and the hands played if the ledger moved, as
+       out-of-band swaps), a few KB whatever the session's length;
+    4. nothing (the link was revoked or expired meanwhile): the link's own answer, whose words replace the
+       board (out of band), and with it the polling stops.
 
     Nothing is kept in the server process: any number of processes or hosts serve the same table.
     """
     revision = selectors.invite_hand_revision(token)
     if revision is not None and str(revision) == request.GET.get("revision"):
         return HttpResponse(status=204)
-    response = join(request, token)
+    response = join(request, token, poll=True)
     response.status_code = 200  # htmx swaps only 2xx answers
     return response
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.http import HttpRequest
 from django.urls import reverse
 
 from ..models import Group, Session
+from ..summary_links import summary_token
 
 
 def group_url(group: Group) -> str:
@@ -22,5 +24,11 @@ def session_url(session: Session) -> str:
 
 
 def hand_url(session_id: int, position: int) -> str:
-    """One hand in its session's history (``ledger/pages/history.py``)."""
-    return f"{reverse('session-history', args=[session_id])}#hand-{position}"
+    """One hand in its session's history (``ledger/pages/history.py``): the page that holds it, with the
+    hand open."""
+    return f"{reverse('session-history', args=[session_id])}?hand={position}#hand-{position}"
+
+
+def summary_url(request: HttpRequest, session: Session) -> str:
+    """The read-only summary the picture's QR code opens (``ledger/pages/card.py``), as an absolute link."""
+    return request.build_absolute_uri(reverse("session-summary", args=[summary_token(session)]))

@@ -7,6 +7,14 @@ page polls too (``session.session_live``), carrying a *live pass*: his user id s
 session cookie names, so that an idle poll knows who asks without reading the login's row or the user's
 (Django's session and auth middleware would spend a query on each), and checks the rest (member, active,
 logged in) in the one query it spends on the revision.
+
+A viewer's poll brings back what changed, not the board (``watch_parts``): the board is four parts, each
+an element with an id: its head (open or closed), the seats, the hand in progress, and the hands played
+with their chart. A poll that finds a new revision answers with its own element (the next poll, carrying
+the revision and the ledger's tag) and, as htmx out-of-band swaps, the head, the seats and the hand,
+which every event moves and which are small; the hands played only when the ledger's tag (the head of
+its seal, moved by every round recorded, corrected or voided) differs from the one the phone has. The
+board lists and charts the newest ``LIVE_HANDS`` hands only, so no answer grows with the session.
 """
 
 from __future__ import annotations
@@ -16,14 +24,20 @@ from typing import Any
 from django.conf import settings
 from django.core.signing import BadSignature, Signer
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
+from web.entry.events import table_rules
+from web.entry.explain import event_views
 from web.htmx import HtmxHttpRequest, page_or_fragment
+from web.language import page_language
 
 from .. import selectors
 from ..models import SEATS, Session
 from .trends import newest_nets, running_totals, trend_chart
 
 POLL_SECONDS = 2  # a new hand shows within 3 s: the poll interval plus one answer
+LIVE_HANDS = 12  # the hands a board lists and charts, newest first: tonight's last hour, a few KB always
+LEDGER_TAG_LENGTH = 16  # of the seal's head: enough to tell two states of one session's ledger apart
 LIVE_PASS_HEADER = "X-Live-Pass"
 REVISION_HEADER = "X-Live-Revision"  # on a poll's answer: live.js never swaps in one older than the page
 
@@ -52,28 +66,49 @@ def pass_holder(request: HttpRequest) -> tuple[int, str] | None:
     return int(user_id), login_key
 
 
+def ledger_tag(session: Session) -> str:
+    """What the hands played part shows, in a word: the head of the session's seal (integrity.py), which
+    every version written moves ("" before the first round)."""
+    return session.ledger_digest[:LEDGER_TAG_LENGTH]
+
+
 def board_context(session: Session) -> dict[str, Any]:
-    """The totals per seat (the ledger's sums plus the hand in progress), the hand, each hand's net."""
+    """The totals per seat (the ledger's sums plus the hand in progress) with who has won or left it, the
+    hand's events in the entry's words, and the newest ``LIVE_HANDS`` hands with their chart."""
     totals = selectors.session_totals(session)
     hand = selectors.session_hand(session)
-    hand_net = list(hand.preview.get("net") or [0] * SEATS)
+    preview = hand.preview
+    hand_net = list(preview.get("net") or [0] * SEATS)
+    state = preview.get("state") or {}
+    names = [seat.player_name for seat in totals.seats]
     seats = [
-        {"name": seat.player_name, "points": seat.points + hand_net[seat.seat], "hand": hand_net[seat.seat]}
+        {
+            "name": seat.player_name,
+            "points": seat.points + hand_net[seat.seat],
+            "hand": hand_net[seat.seat],
+            "won": seat.seat in state.get("winners", ()),
+            "escaped": seat.seat in state.get("escaped", ()),
+        }
         for seat in totals.seats
     ]
-    hands = selectors.session_hand_nets(session)
-    names = [seat.player_name for seat in totals.seats]
+    last = selectors.session_last_position(session)
+    hands = selectors.session_hand_nets(session, after=max(0, last - LIVE_HANDS))
+    # the totals before the first hand shown: what the ledger sums, less what the hands shown moved
+    before = [seat.points - sum(shown.nets[seat.seat] for shown in hands) for seat in totals.seats]
+    notes = [note or "" for note in hand.notes]
     return {
         "session": session,
         "totals": totals,
         "seats": seats,
         "hand": hand,
-        "hand_notes": [note for note in hand.notes if note],
+        "events": event_views(preview, notes, names, table_rules(session.rules), page_language()),
         "dealer_name": totals.seats[hand.dealer].player_name if totals.seats else "",
         "names": names,
         "rounds": newest_nets(hands),
-        "chart": trend_chart(names, running_totals(hands)) if hands else "",
+        "chart": trend_chart(names, running_totals(hands, start=before), start=before) if hands else "",
+        "earlier_hands": last - len(hands),
         "revision": hand.revision,
+        "ledger": ledger_tag(session),
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -81,3 +116,11 @@ def board_context(session: Session) -> dict[str, Any]:
 def watch_page(request: HtmxHttpRequest, session: Session, *, token: str) -> HttpResponse:
     context = {**board_context(session), "token": token}
     return page_or_fragment(request, "ledger/live/watch.html", "board", context)
+
+
+def watch_parts(request: HttpRequest, session: Session, *, token: str, ledger: str) -> HttpResponse:
+    """A poll's answer once something changed: the next poll and the parts it moved (see above); the
+    hands played only when the phone's ``ledger`` tag is not the ledger's now."""
+    context = {**board_context(session), "token": token, "oob": True}
+    context["played_changed"] = ledger != context["ledger"]
+    return render(request, "ledger/live/watch.html#parts", context)

@@ -1,6 +1,10 @@
 """Moving a group from a phone or a laptop: the owner downloads the group file, anyone logged in imports
 one (a new group of theirs). Both go through ``ledger.group_file``, as the API and the commands do; a
 refused file comes back as the page with the reason and where in the file it is, and nothing stored.
+
+The page is the API's door with a form around it: the same size (the API's body limit), the same JSON
+reader (its nesting depth, its refusal of NaN and lone surrogates), the same throttle, counted together
+with the API's imports, and the same re-seal choice.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ import json
 import re
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -17,18 +22,32 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
+from rest_framework.exceptions import ParseError
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
+from api.parsers import MAX_DEPTH, read_json
 
 from .. import group_file, selectors
+from ..api import GroupImportThrottle
 from .links import group_url
 from .refusals import REFUSALS, refusal_message
 
-MAX_FILE_BYTES = 20 * 1024 * 1024  # a group of many years is a few MB; more is not a group file
+
+def max_file_bytes() -> int:
+    """The API's body limit, read when asked (a test or an operator may change the setting)."""
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
 
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("Group file (.json)"))
+    reseal = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Re-seal a file that was changed since it was exported"),
+        help_text=gettext_lazy(
+            "Only for a file you trust: the group then records that you imported and re-sealed it, and "
+            "who wrote each hand and when stand as the file's claim."
+        ),
+    )
 
 
 @login_required
@@ -52,16 +71,24 @@ def group_import_page(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, form, status=400)
     upload = form.cleaned_data["file"]
-    if upload.size > MAX_FILE_BYTES:
-        form.add_error("file", _("This file is too large to be a group file."))
+    if upload.size > max_file_bytes():
+        size = {"size": f"{max_file_bytes() / 1024 / 1024:.1f}"}
+        form.add_error("file", _("This file is larger than a group file may be (%(size)s MB).") % size)
+        return _page(request, form, status=413)
+    if not GroupImportThrottle().allow_request(request, None):  # type: ignore[arg-type]
+        form.add_error(None, _("Too many imports from this account: try again in an hour."))
+        return _page(request, form, status=429)
+    try:
+        data = read_json(upload.read())
+    except ParseError:
+        depth = {"depth": MAX_DEPTH}
+        form.add_error(
+            "file",
+            _("This is not a group file: it is not JSON text, or it nests more than %(depth)s deep.") % depth,
+        )
         return _page(request, form, status=400)
     try:
-        data = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        form.add_error("file", _("This is not a group file: it is not JSON text."))
-        return _page(request, form, status=400)
-    try:
-        group = group_file.group_import(actor=request.user, data=data)
+        group = group_file.group_import(actor=request.user, data=data, reseal=form.cleaned_data["reseal"])
     except REFUSALS as error:
         form.add_error("file", _in_words(getattr(error, "field", ""), refusal_message(error)))
         return _page(request, form, status=400)

@@ -26,7 +26,7 @@ from web.htmx import HtmxHttpRequest
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
-from .links import group_stats_url, session_url
+from .links import group_stats_url, session_url, summary_url
 from .refusals import REFUSALS, refusal_message
 
 
@@ -122,6 +122,10 @@ def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status
         "session_url": session_url(session),
         "stats_url": group_stats_url(session.group),  # after the evening: how it stands over all of them
         "can_close": session.is_open and role in WRITER_ROLES,
+        "card_url": reverse("session-card", args=[session.pk]),
+        "card_filename": f"sczmj-{session.pk}-{timezone.localdate(session.created).isoformat()}.png",
+        "summary_url": summary_url(request, session),
+        "can_revoke_summary": role in WRITER_ROLES,
         "alert": alert,
     }
     return render(request, "ledger/settle/settle.html", context, status=status)

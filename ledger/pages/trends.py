@@ -44,9 +44,12 @@ class BigHand:
     points: int
 
 
-def running_totals(hands: Sequence[selectors.HandNet]) -> list[HandRow]:
-    """Each hand with the totals after it: the nets added up in order."""
-    sums = accumulate((hand.nets for hand in hands), _added)
+def running_totals(hands: Sequence[selectors.HandNet], *, start: Sequence[int] = ()) -> list[HandRow]:
+    """Each hand with the totals after it: the nets added up in order, from ``start`` (the totals before
+    the first of ``hands``; zero by default, the session's start)."""
+    sums = accumulate((hand.nets for hand in hands), _added, initial=tuple(start) or None)
+    if start:
+        next(sums)  # accumulate yields its initial value first: the totals before any hand shown
     return [
         HandRow(hand.number, hand.voided, hand.corrected, totals)
         for hand, totals in zip(hands, sums, strict=True)
@@ -62,12 +65,14 @@ def _added(total: tuple[int, ...], nets: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(before + net for before, net in zip(total, nets, strict=True))
 
 
-def trend_chart(names: Sequence[str], rows: Sequence[HandRow]) -> SafeString:
-    """The running totals (``running_totals``) as lines from 0 before the first hand (x = 第N手)."""
-    series = [(name, [0, *(row.values[seat] for row in rows)]) for seat, name in enumerate(names)]
+def trend_chart(names: Sequence[str], rows: Sequence[HandRow], *, start: Sequence[int] = ()) -> SafeString:
+    """The running totals (``running_totals``) as lines (x = 第N手), from ``start`` before the first row
+    (0 before the first hand by default)."""
+    before = tuple(start) or (0,) * len(names)
+    series = [(name, [before[seat], *(row.values[seat] for row in rows)]) for seat, name in enumerate(names)]
     return line_chart(
         series,
-        ["0", *(str(row.number) for row in rows)],
+        [str(rows[0].number - 1) if rows else "0", *(str(row.number) for row in rows)],
         title=_("Running totals, hand by hand"),
     )
 

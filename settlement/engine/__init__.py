@@ -11,34 +11,50 @@ under which an escape is settled like a draw.
 from calculator.engine import EngineError
 
 from .checks import robbed_kong_voided
+from .draft import KEPT, Drafted, DraftRefusal, HandDraft, Settle, StaleDraft, Undone, settler
 from .escape import NEAR_THE_END
 from .events import DrawStatus, EventKind, KongKind
 from .requests import settle_from_payload
 from .settle import EventMoney, Paid, RoundResult, settle_round
 from .settle_up import Payment, settle_up
 from .state import HOUSE, SEATS, KongPayment, PaymentState, Reason, RoundState, Transfer
+from .summaries import DrawSummary, EscapeSummary, EventSummary, KongSummary, WinnerScore, WinSummary
 from .wins import Situation
 
 __all__ = [
     "HOUSE",
+    "KEPT",
     "NEAR_THE_END",
     "SEATS",
+    "DraftRefusal",
+    "Drafted",
     "DrawStatus",
+    "DrawSummary",
     "EngineError",
+    "EscapeSummary",
     "EventKind",
     "EventMoney",
+    "EventSummary",
+    "HandDraft",
     "KongKind",
     "KongPayment",
+    "KongSummary",
     "Paid",
     "Payment",
     "PaymentState",
     "Reason",
     "RoundResult",
     "RoundState",
+    "Settle",
     "Situation",
+    "StaleDraft",
     "Transfer",
+    "Undone",
+    "WinSummary",
+    "WinnerScore",
     "robbed_kong_voided",
     "settle_from_payload",
     "settle_round",
     "settle_up",
+    "settler",
 ]

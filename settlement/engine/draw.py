@@ -14,6 +14,7 @@ from .events import DrawEvent, DrawStatus, EventKind, PlayerReport
 from .hands import Readiness, readiness
 from .kongs import refund_kong_income
 from .state import SEATS, EventOutcome, Reason, RoundState, Table, Transfer
+from .summaries import DrawSummary
 
 Recipients = Callable[[RoundState, Mapping[int, Readiness]], tuple[int, ...]]
 
@@ -83,7 +84,7 @@ def settle_draw(state: RoundState, event: DrawEvent, table: Table) -> EventOutco
     pigs = _huazhu(state, checks, rules, index)
     chajiao = _chajiao(state, checks, rules, index)
     refunds, state = _tui_shui(state, checks, rules, index)
-    summary = {"players": [checks[seat].to_dict() for seat in sorted(checks)], "scores": []}
+    summary = DrawSummary(index, tuple([checks[seat] for seat in sorted(checks)]))
     return EventOutcome(pigs + chajiao + refunds, state.ended(), summary)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from calculator.engine import EngineError, EscapedWinner, EscapePenaltyTo
 
 from .checks import check_open
@@ -12,6 +10,7 @@ from .events import EscapeEvent, EventKind
 from .hands import Readiness
 from .kongs import refund_kong_income
 from .state import EventOutcome, Reason, RoundState, Table, Transfer
+from .summaries import EscapeSummary
 
 NEAR_THE_END = 4  # with this many wall tiles left or fewer, a ready player is owed at least his 查大叫 value
 
@@ -53,13 +52,9 @@ def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> EventO
         for seat in others
         if (points := _owed(base, checks.get(seat), near_end)) > 0
     )
-    summary = {
-        "player": event.player,
-        "tiles_left": event.tiles_left,
-        "winner": False,
-        "scores": [],
-        "players": [checks[seat].to_dict() for seat in sorted(checks)],
-    }
+    summary = EscapeSummary(
+        index, event.player, event.tiles_left, False, tuple([checks[seat] for seat in sorted(checks)])
+    )
     new_state = state.after_escape(event.player, finished=True)
     return EventOutcome(refunds + penalties, new_state, summary)
 
@@ -85,12 +80,5 @@ def _winner_leaves(state: RoundState, event: EscapeEvent, table: Table) -> Event
         # an escaped payer receives nothing later, as at 退税
         if forfeit and receipt.payee == event.player and receipt.payer not in state.escaped
     )
-    summary: dict[str, Any] = {
-        "player": event.player,
-        "tiles_left": event.tiles_left,
-        "winner": True,
-        "scores": [],
-        "players": [],
-        "forfeit": forfeit,
-    }
+    summary = EscapeSummary(event.index, event.player, event.tiles_left, True, (), forfeit)
     return EventOutcome(returned, state.after_escape(event.player, finished=state.finished), summary)

@@ -11,6 +11,7 @@ from calculator.engine import SUITS, TILE_NAMES, DirectKong, EngineError, Rules
 from .checks import check_can_act, check_open
 from .events import EventKind, KongEvent, KongKind
 from .state import EventOutcome, KongMade, KongPayment, PaymentState, Reason, RoundState, Table, Transfer
+from .summaries import KongSummary
 
 KONG_REASONS: Mapping[KongKind, Reason] = {
     KongKind.DIRECT: Reason.DIRECT_KONG,
@@ -70,14 +71,7 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> EventOutco
             total += points
     made = KongMade(event.index, maker, event.kind is KongKind.DIRECT, feeder)
     new_state = state.after_kong(tuple(payments), made)
-    summary: dict[str, Any] = {
-        "player": event.player,
-        "kind": detail["kind"],
-        "tile": tile,
-        "from": feeder,
-        "scores": [],
-        "points": total,
-    }
+    summary = KongSummary(event.index, event.player, event.kind, tile, feeder, total)
     return EventOutcome(tuple(transfers), new_state, summary)
 
 

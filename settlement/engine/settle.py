@@ -28,7 +28,6 @@ from .escape import settle_escape
 from .events import (
     DrawEvent,
     EscapeEvent,
-    EventKind,
     KongEvent,
     WinEvent,
     parse_dealer,
@@ -37,14 +36,15 @@ from .events import (
 )
 from .kongs import settle_kong
 from .state import SEATS, EventOutcome, RoundState, Table, Transfer
+from .summaries import EventSummary
 from .wins import settle_win
 
 Handler = Callable[[RoundState, Any, Table], EventOutcome]
-HANDLERS: Mapping[type, tuple[EventKind, Handler]] = {
-    KongEvent: (EventKind.KONG, settle_kong),
-    WinEvent: (EventKind.WIN, settle_win),
-    DrawEvent: (EventKind.DRAW, settle_draw),
-    EscapeEvent: (EventKind.ESCAPE, settle_escape),
+HANDLERS: Mapping[type, Handler] = {
+    KongEvent: settle_kong,
+    WinEvent: settle_win,
+    DrawEvent: settle_draw,
+    EscapeEvent: settle_escape,
 }
 
 
@@ -74,7 +74,7 @@ class RoundResult:
     transfers: tuple[Transfer, ...]
     net: tuple[int, ...]
     house: int
-    events: tuple[Mapping[str, Any], ...]
+    events: tuple[EventSummary, ...]
     winners: tuple[int, ...]
     finished: bool
     next_dealer: int | None
@@ -99,7 +99,7 @@ class RoundResult:
             "transfers": [transfer.to_dict() for transfer in self.transfers],
             "net": list(self.net),
             "house": self.house,
-            "events": [dict(summary) for summary in self.events],
+            "events": [summary.to_dict() for summary in self.events],
             "winners": list(self.winners),
             "finished": self.finished,
             "next_dealer": self.next_dealer,
@@ -129,14 +129,14 @@ def settle_round(
     table = Table(table_rules, seat, suits if table_rules.dingque else (None,) * len(SEATS))
     state = RoundState(dealer=seat)
     transfers: list[Transfer] = []
-    summaries: list[Mapping[str, Any]] = []
+    summaries: list[EventSummary] = []
     moved = 0
     for event in parsed:
-        kind, handler = HANDLERS[type(event)]
+        handler = HANDLERS[type(event)]
         step = handler(state, event, table)
         moved = _check_round_bound(moved + sum([transfer.points for transfer in step.transfers]), event.index)
         transfers.extend(step.transfers)
-        summaries.append({"index": event.index, "type": kind.value, **step.summary})
+        summaries.append(step.summary)
         state = step.state
     net, house = _net(transfers)
     return RoundResult(

@@ -14,9 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from calculator.engine import Rules
+
+if TYPE_CHECKING:
+    from .summaries import EventSummary
 
 SEATS = (0, 1, 2, 3)
 HOUSE = "house"  # the payee of a burned escape penalty
@@ -245,4 +248,4 @@ class EventOutcome(NamedTuple):
 
     transfers: tuple[Transfer, ...]
     state: RoundState
-    summary: Mapping[str, Any]
+    summary: EventSummary

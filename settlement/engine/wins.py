@@ -35,6 +35,7 @@ from .events import EventKind, WinEvent, WinnerSpec
 from .hands import WinScore, score_winner
 from .kongs import refund_last_kong
 from .state import EventOutcome, FirstWin, KongMade, PaymentState, Reason, RoundState, Table, Transfer
+from .summaries import WinnerScore, WinSummary
 
 BLOOD_BATTLE_WINNERS = 3  # the third win ends a 血战到底 round
 
@@ -119,21 +120,22 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
         first_win=state.first_win or FirstWin(event.discarder, won),
         finished=rules.mode is Mode.NORMAL or len(state.winners) + len(won) >= BLOOD_BATTLE_WINNERS,
     )
-    summary = {
-        "from": event.discarder,
-        "win_by": WIN_BY[situation],
-        "situation": situation.value,
-        "robbing_kong": event.robbing,
-        "after_kong": event.after_kong,
-        "last_tile": event.last_tile,
-        "kong": None if kong is None else kong.kong,
-        "scores": [{**score.explained, "won": score.player in won} for score in scores],
-        "kong_transfer": sum(
+    refunds = rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND
+    summary = WinSummary(
+        index=index,
+        discarder=event.discarder,
+        win_by=WIN_BY[situation],
+        situation=situation.value,
+        robbing_kong=event.robbing,
+        after_kong=event.after_kong,
+        last_tile=event.last_tile,
+        kong=None if kong is None else kong.kong,
+        scores=tuple([WinnerScore(score, score.player in won) for score in scores]),
+        kong_transfer=sum(
             [transfer.points for transfer in handed if transfer.reason is Reason.KONG_TRANSFER]
         ),
-    }
-    if rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND:
-        summary["kong_refund"] = sum([transfer.points for transfer in handed])
+        kong_refund=sum([transfer.points for transfer in handed]) if refunds else None,
+    )
     return EventOutcome(paid + handed, new_state, summary)
 
 

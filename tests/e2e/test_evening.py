@@ -23,6 +23,14 @@ from tests.e2e.test_pages import photograph
 from tests.e2e.test_pages import tick as tap_tick
 
 
+def open_hand(page: Page, position: int) -> None:
+    """History shows each hand as one line: a tap opens its explanation and its 更正 / 作废."""
+    fold = page.locator(f"#hand-{position} > details.histhand__fold")
+    if fold.get_attribute("open") is None:
+        fold.locator("> summary").click()
+    expect(fold).to_have_attribute("open", "")
+
+
 def _has_the_session_page() -> bool:
     try:
         reverse("session-page", args=[1])
@@ -182,6 +190,7 @@ def test_a_whole_evening_from_sign_up_to_settle_up(phone_page: Page, live_server
     page.get_by_role("link", name="历史").first.click()
     expect(page.locator("#hand-3")).to_contain_text("第 3 手")
     fits_the_phone(page)
+    open_hand(page, 3)
     page.locator("#hand-3").get_by_role("link", name="更正").click()
     expect(page.locator("#entry-head")).to_contain_text("更正")
     before = revision(page)
@@ -197,6 +206,7 @@ def test_a_whole_evening_from_sign_up_to_settle_up(phone_page: Page, live_server
     record(page)
     page.locator("#entry-end").get_by_role("button", name="保存更正").click()
     expect(page.locator("#hand-3 .badge--corrected")).to_have_text("改过")
+    open_hand(page, 2)
     page.locator("#hand-2 .histhand__void > summary").click()
     page.locator("#hand-2").get_by_role("button", name="作废第 2 手").click()
     expect(page.locator("#hand-2 .badge--voided")).to_have_text("作废")

@@ -27,6 +27,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from ledger import demo, services
 from ledger.models import Group, Role, Session, SessionInvite
+from ledger.summary_links import summary_token
 from tests.ledger.conftest import make_user
 
 from .test_pages import photograph, tap_tiles
@@ -39,8 +40,9 @@ LOCALES = {"zh": "zh-CN", "en": "en-US"}
 TARGET = 44
 # WCAG 2.x AA: 4.5:1 for text, 3:1 for large text (24 px, or 18.66 px bold).
 CONTRAST, LARGE_CONTRAST = 4.5, 3.0
-# Latin words a Chinese page shows on purpose: the language switch, the QQ preset, the brand.
-LATIN_IN_CHINESE = {"English", "QQ", "SCZMJ", "QR"}
+# Latin words a Chinese page shows on purpose: the language switch, the QQ preset, the brand, and the QR
+# code and CSV file named as Chinese names them (结算's 下载 CSV).
+LATIN_IN_CHINESE = {"English", "QQ", "SCZMJ", "QR", "CSV"}
 
 # Every visible control; a radio or checkbox is measured by its label, the whole of which is tapped.
 TARGETS_JS = """target => {
@@ -244,6 +246,12 @@ PAGES = {
     "chart": Visit("owner", lambda t: reverse("session-chart", args=[t.session.pk])),
     "stats": Visit("owner", lambda t: reverse("group-stats", args=[t.group.pk])),
     "group": Visit("owner", lambda t: reverse("group-page", args=[t.group.pk])),
+    "settle": Visit("owner", lambda t: reverse("session-settle", args=[t.session.pk])),
+    "summary": Visit(None, lambda t: reverse("session-summary", args=[summary_token(t.session)])),
+    "what-if": Visit(
+        "owner", lambda t: reverse("session-what-if", args=[t.session.pk]) + "?zimo_bonus=jia_fan"
+    ),
+    "what-if-month": Visit("owner", lambda t: reverse("group-what-if", args=[t.group.pk]) + "?preset=casual"),
     "home": Visit("owner", lambda t: reverse("home")),
     "calculator-offline": Visit(None, lambda t: "/", then=_score_offline, offline=True, needs_pyodide=True),
     "session-offline-note": Visit(

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from ledger import selectors, services
 from ledger.models import Round
 from tests.e2e.test_accounts import PASSWORD, PHONE, fits_the_phone, switch_to_english
-from tests.e2e.test_evening import choose, record, settled, tick, written
+from tests.e2e.test_evening import choose, open_hand, record, settled, tick, written
 from tests.e2e.test_pages import photograph
 from tests.ledger.conftest import DRAW_WITH_PIG, make_table
 from tests.ledger.test_hand import EVENING, KONG
@@ -66,11 +66,14 @@ def test_the_history_explains_voids_and_corrects(phone_page: Page, live_server, 
     expect(page.locator("#hand-3")).to_contain_text("第 3 手")
     expect(page.locator("#hand-1 .badge--corrected")).to_have_text("改过")
     fits_the_phone(page)
+    photograph(page, "history-folded")
+    open_hand(page, 1)
     page.locator("#hand-1 .histhand__earlier > summary").click()
     expect(page.locator("#hand-1 .histversion")).to_contain_text("记录")
     photograph(page, "history")
 
     # 作废 hand 2 after the confirmation: it is struck through and the totals no longer count it
+    open_hand(page, 2)
     page.locator("#hand-2 .histhand__void > summary").click()
     page.locator("#hand-2").get_by_role("button", name="作废第 2 手").click()
     expect(page.locator("#hand-2 .badge--voided")).to_have_text("作废")
@@ -80,6 +83,7 @@ def test_the_history_explains_voids_and_corrects(phone_page: Page, live_server, 
     assert [int(text.replace("−", "-").replace("+", "")) for text in shown] == expected
 
     # 更正 hand 3 in the entry: undo its self-draw, enter it again as a 清一色 with 1根, and save
+    open_hand(page, 3)
     page.locator("#hand-3").get_by_role("link", name="更正").click()
     expect(page.locator("#entry-head")).to_contain_text("更正")
     fits_the_phone(page)

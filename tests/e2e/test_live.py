@@ -121,6 +121,8 @@ def test_three_phones_follow_one_table_one_from_the_invite_qr_code(phones: Phone
     shown_on_both_within_3_seconds(member, viewer, 1, "+6")
     expect(member.locator("#entry-history")).to_contain_text("暗杠")
     expect(viewer.locator(".live__hand")).to_contain_text("本手已记 1 笔")
+    expect(viewer.locator(".live__hand .event__title")).to_contain_text("小李")  # what happened, as members
+    expect(viewer.locator(".live__hand .event__title")).to_contain_text("暗杠")  # read it
 
     choose(keeper, "ev_type", "win")  # 一炮多响: 小王 discards, the three others win, the hand is over
     for seat in (1, 2, 3):
@@ -202,3 +204,36 @@ def test_a_viewer_members_page_follows_read_only(phones: Phones, table):
     expect(watcher.locator("footer")).to_contain_text("You are watching")
     assert watcher.evaluate("document.documentElement.scrollWidth") <= 360
     photograph(watcher, "live-viewer-member-en")
+
+
+def test_a_viewers_board_follows_a_hand_by_its_parts_and_tags_its_winners(phones: Phones, table):
+    """Issue 18 #9: the viewer's board says what happened in the hand (小李 暗杠), a winner carries 胡 as
+    on the members' pages, and each poll swaps the parts that moved, never the whole board (issue 16)."""
+    owner, session = table["owner"], table["session"]
+    link = services.invite_create(actor=owner, session=session, role="viewer")
+    viewer = phones.open(None, reverse("invite-join", args=[link.token]))
+    viewer.evaluate("document.getElementById('live-played').dataset.marked = 'kept'")
+    services.hand_event_add(
+        actor=owner,
+        session=session,
+        event={"type": "kong", "player": 1, "kind": "concealed", "tile": "1s"},
+        revision=0,
+    )
+    expect(viewer.locator("#live-hand .event__title")).to_contain_text("暗杠", timeout=FOLLOWS_WITHIN_MS)
+    services.hand_event_add(
+        actor=owner,
+        session=session,
+        event={"type": "win", "from": 0, "winners": [{"player": 2, "fan": 2}]},
+        revision=1,
+    )
+    expect(viewer.locator("#live-seats .seat--won .tag--won")).to_have_text("胡", timeout=FOLLOWS_WITHIN_MS)
+    expect(viewer.locator("#live-seats .seat--won")).to_contain_text("阿美")
+    # the hands played were not sent again: the element this phone marked is the one it still has
+    assert viewer.evaluate("document.getElementById('live-played').dataset.marked") == "kept"
+    assert viewer.evaluate("window.__sameDocument") is True
+    assert viewer.evaluate("document.documentElement.scrollWidth") <= 360
+    photograph(viewer, "live-viewer-hand")
+    viewer.locator(".langswitch button").click()
+    expect(viewer.locator("#live-hand .event__title").first).to_contain_text("Concealed kong")
+    assert viewer.evaluate("document.documentElement.scrollWidth") <= 360
+    photograph(viewer, "live-viewer-hand-en")

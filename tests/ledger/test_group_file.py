@@ -32,7 +32,7 @@ from tests.ledger.conftest import (
 )
 from tests.ledger.test_guards import verify
 
-IDENTITY = ("id", "digest", "ledger_digest", "exported")  # this server's own: ids and seals
+IDENTITY = ("id", "digest", "ledger_digest", "exported", "chain")  # this server's own: ids and seals
 
 
 @pytest.fixture
@@ -297,3 +297,88 @@ def test_a_group_moved_from_sqlite_to_postgresql_keeps_its_totals_and_history(ow
     finally:
         with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _without_chains(file: dict[str, Any]) -> None:
+    """A file as exported before files carried their own chain."""
+    for session in file["sessions"]:
+        session.pop("chain")
+        for round_ in session["rounds"]:
+            for version in round_["versions"]:
+                version.pop("chain")
+
+
+def _digests_zeroed(file: dict[str, Any]) -> None:
+    for session in file["sessions"]:
+        session["ledger_digest"] = "0" * 64
+        for round_ in session["rounds"]:
+            for version in round_["versions"]:
+                version["digest"] = "0" * 64
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        # Before, a file with every digest zeroed imported silently.
+        pytest.param(_digests_zeroed, "sessions[0].rounds[0].versions[0].chain", id="every-digest-zeroed"),
+        pytest.param(
+            lambda f: f["sessions"][1]["rounds"][0]["versions"][0].update(created_by="owner"),
+            "sessions[1].rounds[0].versions[0].chain",
+            id="who-wrote-it",
+        ),
+        pytest.param(
+            lambda f: f["sessions"][0]["rounds"][2]["versions"][0].update(
+                created="2020-01-01T00:00:00+00:00"
+            ),
+            "sessions[0].rounds[2].versions[0].chain",
+            id="when-it-was-written",
+        ),
+        pytest.param(
+            lambda f: f["players"][0].update(name="别人"),
+            "sessions[0].rounds[0].versions[0].chain",
+            id="a-players-name",
+        ),
+        pytest.param(
+            lambda f: f["sessions"][1].update(name="改名"),
+            "sessions[1].rounds[0].versions[0].chain",
+            id="a-sessions-name",
+        ),
+        pytest.param(_without_chains, "sessions[0].rounds[0].versions[0].chain", id="a-file-with-no-chain"),
+    ],
+)
+def test_a_file_whose_chain_does_not_hold_is_refused_unless_re_sealed(owner, history, change, field):
+    file = export(owner, history)
+    change(file)
+    before = (Group.objects.count(), Session.objects.count(), LedgerEntry.objects.count())
+    mover = make_user("mover")
+    response = import_file(mover, file)
+    assert response.status_code == 400, response.content
+    assert (response.json()["field"], response.json()["code"]) == (field, "file_chain_broken")
+    assert (Group.objects.count(), Session.objects.count(), LedgerEntry.objects.count()) == before
+    resealed = client_for(mover).post(reverse("ledger:group-import") + "?reseal=true", file, format="json")
+    assert resealed.status_code == 201, resealed.content
+    moved = Group.objects.get(pk=resealed.json()["id"])
+    assert (moved.imported_by, moved.resealed, moved.imported is not None) == (mover, True, True)
+    assert "every hash chain holds" in verify("--group", str(moved.pk))
+
+
+def test_a_file_whose_chain_holds_is_recorded_as_imported_not_re_sealed(owner, history):
+    mover = make_user("mover")
+    response = client_for(mover).post(
+        reverse("ledger:group-import") + "?reseal=true", export(owner, history), format="json"
+    )
+    moved = Group.objects.get(pk=response.json()["id"])
+    assert (moved.imported_by, moved.resealed) == (mover, False)
+    assert Group.objects.get(pk=history.pk).imported is None
+
+
+def test_the_import_command_re_seals_only_when_told(owner, history, tmp_path):
+    file = export(owner, history)
+    _digests_zeroed(file)
+    path = tmp_path / "group.json"
+    path.write_text(json.dumps(file), encoding="utf-8")
+    make_user("mover")
+    with pytest.raises(CommandError, match="file's seal does not hold"):
+        call_command("import_group", str(path), "--owner", "mover", stdout=StringIO())
+    call_command("import_group", str(path), "--owner", "mover", "--reseal", stdout=StringIO())
+    assert Group.objects.filter(resealed=True).count() == 1

@@ -10,10 +10,8 @@ from django.urls import reverse
 from calculator.engine import EngineError
 from ledger import selectors, services
 from ledger.errors import (
-    HandStartedError,
+    HandRefusedError,
     IdempotencyKeyReusedError,
-    NothingToRedoError,
-    NothingToUndoError,
     SessionClosedError,
     StaleHandError,
 )
@@ -179,18 +177,18 @@ def test_a_new_event_clears_what_was_undone(owner, session):
     services.hand_undo(actor=owner, session=session, revision=hand(session).revision)
     add(owner, session, SELF_DRAW)
     assert not hand(session).can_redo
-    with pytest.raises(NothingToRedoError):
+    with pytest.raises(HandRefusedError, match="no undone event"):
         services.hand_redo(actor=owner, session=session, revision=hand(session).revision)
 
 
 def test_there_is_nothing_to_undo_in_a_hand_just_started(owner, session):
-    with pytest.raises(NothingToUndoError):
+    with pytest.raises(HandRefusedError, match="no event to undo"):
         services.hand_undo(actor=owner, session=session, revision=0)
 
 
 def test_a_finished_hand_is_not_undone(owner, session):
     add(owner, session, DRAW_WITH_PIG["events"][0])
-    with pytest.raises(NothingToUndoError):
+    with pytest.raises(HandRefusedError, match="no event to undo"):
         services.hand_undo(actor=owner, session=session, revision=hand(session).revision)
     assert Round.objects.count() == 1
 
@@ -200,7 +198,7 @@ def test_the_dealer_and_void_suits_are_set_before_the_first_event(owner, session
     state = hand(session)
     assert (state.dealer, state.void_suits) == (3, ["m", "p", "s", None])
     add(owner, session, KONG)
-    with pytest.raises(HandStartedError):
+    with pytest.raises(HandRefusedError, match="before the hand's first event"):
         services.hand_setup(actor=owner, session=session, revision=hand(session).revision, dealer=1)
 
 

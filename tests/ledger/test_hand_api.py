@@ -50,6 +50,14 @@ def test_an_unchanged_hand_answers_304_and_a_change_a_new_etag(api, session):
     assert changed.json()["events"] == [KONG]
 
 
+def test_the_weak_etag_of_a_gzipped_answer_still_answers_304(api, session):
+    """GZipMiddleware weakens the ETag of what it compresses (RFC 9110); If-None-Match compares weakly."""
+    gzipped = api.get(hand_url(session), headers={"Accept-Encoding": "gzip"})
+    assert gzipped["Content-Encoding"] == "gzip" and gzipped["ETag"].startswith('W/"')
+    unchanged = api.get(hand_url(session), headers={"If-None-Match": gzipped["ETag"]})
+    assert unchanged.status_code == 304
+
+
 def test_an_event_answers_200_with_the_hand_and_its_note(api, session):
     response = post_event(api, session, KONG, 0, note="小李 暗杠")
     assert response.status_code == 200

@@ -333,8 +333,8 @@ def test_a_nul_character_anywhere_in_a_round_is_refused(owner, session):
 )
 def test_the_idempotency_fingerprint_takes_any_text(text):
     body = {"dealer": 0, "events": [{"type": "win", "note": text}]}
-    assert len(services._fingerprint(body)) == 64
-    assert services._fingerprint(body) != services._fingerprint({**body, "dealer": 1})
+    assert len(services.checks._fingerprint(body)) == 64
+    assert services.checks._fingerprint(body) != services.checks._fingerprint({**body, "dealer": 1})
 
 
 def test_a_lone_surrogate_anywhere_in_a_round_is_refused_not_a_crash(owner, session):

@@ -6,12 +6,14 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import Client
 
+from sczmj_site import __version__
+
 
 @pytest.mark.django_db
 def test_it_answers_ok_without_a_login_and_is_never_cached():
     response = Client().get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "version": __version__}
     assert "no-store" in response["Cache-Control"]
 
 

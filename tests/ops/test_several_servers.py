@@ -27,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from sczmj_site import __version__
+
 pytestmark = pytest.mark.servers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,7 +129,14 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     started = []
     try:
         for port in free_ports(2):
-            command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "sczmj_site.wsgi"]
+            command = [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-c",
+                "python:sczmj_site.gunicorn_conf",
+                "sczmj_site.wsgi",
+            ]
             process = subprocess.Popen(
                 command,
                 cwd=ROOT,
@@ -178,7 +187,7 @@ def record(server: Server, table: dict[str, Any], key: str) -> tuple[int, Any]:
 def test_both_servers_answer_healthz_from_the_one_database(servers):
     for server in servers:
         status, _, body = server.call("GET", "/healthz")
-        assert (status, body) == (200, {"status": "ok", "database": "ok"})
+        assert (status, body) == (200, {"status": "ok", "database": "ok", "version": __version__})
 
 
 def test_a_round_recorded_through_one_server_is_in_the_others_totals(servers, table):

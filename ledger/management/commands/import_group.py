@@ -19,6 +19,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="The group file; - reads standard input.")
         parser.add_argument("--owner", required=True, help="The account that will own the new group.")
+        parser.add_argument(
+            "--reseal",
+            action="store_true",
+            help="Import a file whose own chain does not hold, recorded as re-sealed by the owner.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         owner = get_user_model().objects.filter(username=options["owner"]).first()
@@ -29,7 +34,7 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise CommandError(f"{options['file']}: {error}") from None
         try:
-            group = group_file.group_import(actor=owner, data=data)
+            group = group_file.group_import(actor=owner, data=data, reseal=options["reseal"])
         except EngineError as error:
             raise CommandError(f"{error.field}: {error.message}") from None
         self.stdout.write(

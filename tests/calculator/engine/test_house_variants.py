@@ -153,7 +153,7 @@ def test_the_pig_of_fourteen_is_still_a_pig_at_the_draw():
         ],
     }
     result = settle_round(dealer=0, events=[draw], void_suits=["p", None, None, None])
-    assert result.events[0]["players"][0]["status"] == "huazhu"
+    assert result.events[0].players[0].status == "huazhu"
     assert list(result.net) == [-48, 16, 16, 16]
 
 

@@ -2,8 +2,8 @@
 are the table's presets. ``Rules`` takes its defaults from the table (one place for a default), so this
 compares the rule book with that one place.
 
-The rule book lives beside the project (``../shared/RULES.md``); when it is there its section 11 table is
-read and compared too, so an edit of either side alone fails.
+The rule book is docs/rules.md (a copy of the shared RULES.md, which ``SCZMJ_RULES_MD`` may name instead):
+its section 11 table is read and compared too, so an edit of either side alone fails.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def test_each_preset_is_the_defaults_with_the_rule_books_changes(preset):
 def _rule_book() -> Path | None:
     here = Path(__file__).resolve()
     candidates = [Path(os.environ["SCZMJ_RULES_MD"])] if "SCZMJ_RULES_MD" in os.environ else []
-    candidates += [parent.parent / "shared" / "RULES.md" for parent in here.parents]
+    candidates += [here.parents[3] / "docs" / "rules.md"]
     return next((path for path in candidates if path.is_file()), None)
 
 

@@ -8,8 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from ledger import group_file, services
+from ledger.api import GroupImportThrottle
 from ledger.models import Group, LedgerEntry, Role
-from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user
+from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
 from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
 
 
@@ -69,8 +70,13 @@ def test_an_imported_file_becomes_a_new_group_of_the_importer(owner, table):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        pytest.param(b"\xff\xfe not text", "This is not a group file: it is not JSON text.", id="not-text"),
-        pytest.param(b"{", "This is not a group file: it is not JSON text.", id="not-json"),
+        pytest.param(b"\xff\xfe not text", "This is not a group file: it is not JSON text", id="not-text"),
+        pytest.param(b"{", "This is not a group file: it is not JSON text", id="not-json"),
+        # Deep enough to exhaust Python's recursion in json.loads: a 500 before the page shared the API's
+        # reader; 40 levels parse, but nest deeper than any group file (the API's 32).
+        pytest.param(b"[" * 100_000 + b"]" * 100_000, "nests more than 32 deep", id="nested-past-recursion"),
+        pytest.param(b"[" * 40 + b"]" * 40, "nests more than 32 deep", id="nested-past-the-apis-depth"),
+        pytest.param(b'{"a": NaN}', "not JSON text", id="nan-as-the-api-refuses-it"),
         pytest.param(b'{"format": "csv"}', "This is not a group file", id="not-a-group-file"),
     ],
 )
@@ -111,3 +117,51 @@ def test_the_import_page_asks_for_a_file(owner):
     assert 'enctype="multipart/form-data"' in response.content.decode()
     missing = logged_in(owner).post(reverse("group-import-page"), {})
     assert missing.status_code == 400
+
+
+def test_the_page_takes_no_larger_file_than_the_api_takes_a_body(owner, table, settings):
+    """Before, the page took 20 MB while the API refused a body over 2.5 MB (413)."""
+    content = json.dumps(group_file.group_export(actor=owner, group=table)).encode()
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = len(content) - 1
+    mover = make_user("mover")
+    api = client_for(mover).post(reverse("ledger:group-import"), content, content_type="application/json")
+    page = logged_in(mover).post(reverse("group-import-page"), {"file": upload(content)}, **ENGLISH)
+    assert (api.status_code, page.status_code) == (413, 413)
+    assert "This file is larger than a group file may be" in visible_text(page)
+    assert Group.objects.count() == 1
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = len(content) + 1024  # the body is the file and the form around it
+    assert logged_in(mover).post(reverse("group-import-page"), {"file": upload(content)}).status_code == 302
+
+
+def test_the_page_and_the_api_count_imports_against_one_throttle(owner, table, monkeypatch):
+    """Before, 25 page imports in a minute went through while the API allowed 20 an hour."""
+    monkeypatch.setattr(GroupImportThrottle, "rate", "2/hour")
+    content = json.dumps(group_file.group_export(actor=owner, group=table)).encode()
+    mover = make_user("mover")
+    api = client_for(mover).post(reverse("ledger:group-import"), content, content_type="application/json")
+    assert api.status_code == 201
+    assert logged_in(mover).post(reverse("group-import-page"), {"file": upload(content)}).status_code == 302
+    third = logged_in(mover).post(reverse("group-import-page"), {"file": upload(content)}, **ENGLISH)
+    assert third.status_code == 429
+    assert "Too many imports from this account" in visible_text(third)
+    again = client_for(mover).post(reverse("ledger:group-import"), content, content_type="application/json")
+    assert again.status_code == 429
+    assert Group.objects.filter(memberships__user=mover).count() == 2
+
+
+def test_a_changed_file_is_refused_unless_re_sealed_and_the_group_says_so(owner, table):
+    file = group_file.group_export(actor=owner, group=table)
+    file["sessions"][0]["rounds"][0]["versions"][0]["created_by"] = "阿美"  # who wrote it, changed
+    content = json.dumps(file).encode()
+    mover = make_user("mover")
+    refused = logged_in(mover).post(reverse("group-import-page"), {"file": upload(content)})
+    assert refused.status_code == 400
+    assert "第 1 场 · 第 1 手 · 第 1 版：文件的校验链在这里对不上" in visible_text(refused)
+    assert "重新封存" in visible_text(refused)
+    assert Group.objects.count() == 1
+    taken = logged_in(mover).post(
+        reverse("group-import-page"), {"file": upload(content), "reseal": "on"}, follow=True
+    )
+    moved = Group.objects.exclude(pk=table.pk).get()
+    assert (moved.imported_by, moved.resealed) == (mover, True)
+    assert "由 mover 于" in visible_text(taken) and "重新封存" in visible_text(taken)

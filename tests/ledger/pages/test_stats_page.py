@@ -74,7 +74,7 @@ def test_the_page_in_english(client, two_evenings):
 def test_the_biggest_hand_links_to_it_in_the_history(client, two_evenings):
     second = two_evenings.sessions.get(name="第二场")
     page = client.get(stats_url(two_evenings)).content.decode()
-    assert f'href="/sessions/{second.pk}/history/#hand-3"' in page
+    assert f'href="/sessions/{second.pk}/history/?hand=3#hand-3"' in page
 
 
 def test_a_hand_entered_by_the_quick_picker_is_explained_by_its_taps(owner, client):

@@ -132,11 +132,11 @@ def test_void_suit_tiles_make_a_pig_only_with_dingque():
     events = (win(None, by_fan(C, 1)), win(None, by_fan(D, 1)), hands)
     # C self-draws: A, B, D pay 2 (C +6); D self-draws: A, B pay 2 (D -2 + 4). Before the draw: [-4, -4, 6, 2]
     with_dingque = settle(*events, void_suits=[None, "p", None, None])
-    assert [entry["status"] for entry in with_dingque.events[2]["players"]] == ["not_ready", "huazhu"]
+    assert [entry.status for entry in with_dingque.events[2].players] == ["not_ready", "huazhu"]
     # pig B pays every non-pig 16 (winners C and D included); A is not ready but nobody is ready to be paid
     assert list(with_dingque.net) == [-4 + 16, -4 - 48, 6 + 16, 2 + 16]
     without = settle(*events, void_suits=[None, "p", None, None], dingque=False)
-    assert [entry["status"] for entry in without.events[2]["players"]] == ["not_ready", "ready"]
+    assert [entry.status for entry in without.events[2].players] == ["not_ready", "ready"]
     assert list(without.net) == [-4 - 1, -4 + 1, 6, 2]  # A, not ready, pays ready B 1
 
 

@@ -36,7 +36,7 @@ def test_refund_is_a_kong_refund_of_each_payment_and_the_summary_says_so():
         (B, C, 1, "kong_refund"),
         (B, D, 1, "kong_refund"),
     ]
-    assert result.events[1]["kong_refund"] == 3 and result.events[1]["kong_transfer"] == 0
+    assert result.events[1].kong_refund == 3 and result.events[1].kong_transfer == 0
     assert {payment.state.value for payment in result.state.kong_payments} == {"refunded"}
 
 

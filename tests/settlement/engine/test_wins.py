@@ -31,7 +31,7 @@ def test_jia_fan_adds_a_fan_to_a_hand_scored_from_tiles():
     # 清一色 3 + 自摸加番 1 = 4 fan = x8 from each of A, C, D, no 加底
     result = settle(win(None, by_hand(B, "11s222s333s456s99s", "9s")), zimo_bonus="jia_fan")
     assert list(result.net) == [-8, 24, -8, -8]
-    assert result.events[0]["scores"][0]["fan"] == 4
+    assert result.events[0].scores[0].fan == 4
 
 
 def test_players_who_have_won_do_not_pay_a_later_self_draw():
@@ -55,7 +55,7 @@ def test_multi_win_first_lets_only_the_first_claimant_after_the_discarder_win():
     result = settle(win(A, by_fan(D, 2), by_fan(B, 1)), win(None, by_fan(D, 1)), multi_win="first")
     assert list(result.net) == [-3, 1, -2, 4]
     assert result.winners == (B, D)
-    assert [score["won"] for score in result.events[0]["scores"]] == [True, False]
+    assert [score.won for score in result.events[0].scores] == [True, False]
 
 
 def test_a_robbed_kong_is_paid_as_a_discard_by_default():
@@ -131,7 +131,7 @@ def test_flower_on_a_concealed_kong_is_an_ordinary_self_draw_whatever_dian_gang_
 def test_the_cap_limits_what_a_win_pays(fan, expected_points, capped):
     result = settle(win(A, by_fan(B, fan)), cap_multiplier=8)
     assert reasons(result) == [(A, B, expected_points, "win")]
-    score = result.events[0]["scores"][0]
+    score = result.events[0].scores[0].to_dict()
     assert (score["fan"], score["multiplier"], score["capped"]) == (fan, 2 ** (fan - 1), capped)
 
 

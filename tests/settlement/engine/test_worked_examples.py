@@ -27,7 +27,7 @@ def test_example_12_concealed_kong_then_flower_on_the_kong():
         ),
     )
     assert list(result.net) == [-7, 21, -7, -7]
-    assert result.events[1]["scores"][0]["fan"] == 3
+    assert result.events[1].scores[0].fan == 3
 
 
 def test_example_13_win_on_the_discard_after_an_added_kong_takes_the_kong_money():
@@ -39,7 +39,7 @@ def test_example_14_robbing_an_added_kong_pays_no_kong_money():
     # 平胡 + 抢杠 = 2 fan paid by the robbed B; the kong itself is void
     result = settle(win(B, by_hand(C, "234m567m789m11p55p", "5p"), robbing_kong=True))
     assert list(result.net) == [0, -2, 2, 0]
-    assert result.events[0]["scores"][0]["fan"] == 2
+    assert result.events[0].scores[0].fan == 2
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_example_16_with_the_hands_given_as_tiles():
         ),
         void_suits=[None, "s", "m", "s"],
     )
-    statuses = [(entry["status"], entry["fan"]) for entry in result.events[0]["players"]]
+    statuses = [(entry.status, entry.fan) for entry in result.events[0].players]
     assert statuses == [("huazhu", None), ("ready", 1), ("ready", 3), ("not_ready", None)]
     assert list(result.net) == [-48, 17, 20, 11]
 

@@ -1,4 +1,4 @@
-"""gunicorn's settings for sczmj: `gunicorn -c gunicorn.conf.py sczmj_site.wsgi` (`make serve` does this).
+"""gunicorn's settings: `gunicorn -c python:sczmj_site.gunicorn_conf sczmj_site.wsgi` (as `make serve` does).
 
 Every value can be changed from the environment without editing this file: ``SCZMJ_BIND`` (address and
 port, 127.0.0.1:8000 by default: the TLS proxy in front is what faces the world), ``WEB_CONCURRENCY``

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0010_membership_user_keeps_groups'),
+        ('ledger', '0012_session_summary_link_revision'),
     ]
 
     operations = [

@@ -1,0 +1,203 @@
+"""Groups, their members and players, and the group's standings and statistics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from .. import selectors, services, statistics
+from ..models import Membership
+from ..serializers import (
+    GroupCreateSerializer,
+    GroupSerializer,
+    InvitationSerializer,
+    MemberAddSerializer,
+    MemberRoleSerializer,
+    MembershipSerializer,
+    PlayerCreateSerializer,
+    PlayerSerializer,
+    StandingsSerializer,
+    StatisticsSerializer,
+)
+from .common import ERRORS, GROUP_ID, MEMBER_ID, READ_ERRORS, THROTTLED, ListView, _body
+
+
+class GroupListView(ListView):
+    serializer_class = GroupSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.groups_with_role(self.request.user)
+
+    @extend_schema(
+        tags=["groups"], summary="Your groups", responses={200: GroupSerializer(many=True), **READ_ERRORS}
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(GroupSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Create a group (you become its owner)",
+        request=GroupCreateSerializer,
+        responses={201: GroupSerializer, 400: ERRORS[400], 401: ERRORS[401]},
+    )
+    def post(self, request: Request) -> Response:
+        body = _body(GroupCreateSerializer, request)
+        group = services.group_create(actor=request.user, name=body["name"])
+        created = selectors.groups_with_role(request.user).get(pk=group.pk)
+        return Response(GroupSerializer(created).data, status=status.HTTP_201_CREATED)
+
+
+class GroupDetailView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="A group",
+        parameters=[GROUP_ID],
+        responses={200: GroupSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        return Response(
+            GroupSerializer(get_object_or_404(selectors.groups_with_role(request.user), pk=group_id)).data
+        )
+
+
+class MemberListView(ListView):
+    serializer_class = MembershipSerializer
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Members of a group",
+        parameters=[GROUP_ID],
+        responses={200: MembershipSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        page = self.paginate_queryset(selectors.group_members(group))
+        return self.get_paginated_response(MembershipSerializer(page, many=True).data)
+
+    def get_throttles(self) -> list[Any]:
+        # Only asking someone in is throttled: each answer says whether a user name exists.
+        return [MemberInviteThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Invite an account to a group (owners only); it joins when it accepts",
+        description=(
+            "Nobody is added without consent: this creates an invitation (its id is the invitation's), "
+            "which the account accepts with POST /api/v1/invitations/{id}/accept/. "
+            "Throttled to 20 an hour per owner, so user names cannot be probed in bulk."
+        ),
+        parameters=[GROUP_ID],
+        request=MemberAddSerializer,
+        responses={201: InvitationSerializer, **ERRORS, **THROTTLED},
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        body = _body(MemberAddSerializer, request)
+        invitation = services.member_invite(
+            actor=request.user, group=group, username=body["username"], role=body["role"]
+        )
+        return Response(InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetailView(APIView):
+    def _membership(self, request: Request, group_id: int, member_id: int) -> Membership:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        return selectors.member_get(group=group, member_id=member_id)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Change a member's role (owners only)",
+        parameters=[GROUP_ID, MEMBER_ID],
+        request=MemberRoleSerializer,
+        responses={200: MembershipSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, group_id: int, member_id: int) -> Response:
+        membership = self._membership(request, group_id, member_id)
+        body = _body(MemberRoleSerializer, request)
+        membership = services.member_set_role(actor=request.user, membership=membership, role=body["role"])
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Remove a member (owners only)",
+        parameters=[GROUP_ID, MEMBER_ID],
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, group_id: int, member_id: int) -> Response:
+        membership = self._membership(request, group_id, member_id)
+        services.member_remove(actor=request.user, membership=membership)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- invitations (to a group) and invite links (to a session) -------------------------------------------
+
+
+class MemberInviteThrottle(UserRateThrottle):
+    """User-name guessing through invitations: 20 an hour per owner, counted in the shared cache."""
+
+    scope = "member_invite"
+    rate = "20/hour"
+
+
+class PlayerListView(ListView):
+    serializer_class = PlayerSerializer
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Players of a group",
+        parameters=[GROUP_ID],
+        responses={200: PlayerSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        page = self.paginate_queryset(selectors.group_players(group))
+        return self.get_paginated_response(PlayerSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["groups"],
+        summary="Add a player (a name at the table)",
+        parameters=[GROUP_ID],
+        request=PlayerCreateSerializer,
+        responses={201: PlayerSerializer, **ERRORS},
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        body = _body(PlayerCreateSerializer, request)
+        player = services.player_add(actor=request.user, group=group, name=body["name"])
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class StandingsView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="Standings: each player's points across the group's sessions",
+        parameters=[GROUP_ID],
+        responses={200: StandingsSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        return Response({"group": group.pk, "standings": statistics.group_standings(group)})
+
+
+class StatisticsView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="Per-player statistics (wins, self-draws, deal-ins, the biggest hand, kong money, "
+        "花猪, 查叫, net per session) and the standings session by session",
+        parameters=[GROUP_ID],
+        responses={200: StatisticsSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        figures = statistics.group_statistics(group)
+        body = {"group": group.pk, "players": figures.players, "sessions": figures.sessions}
+        return Response(StatisticsSerializer(body).data)

@@ -1,0 +1,411 @@
+"""Rounds: recorded, corrected and voided, each a version of rows the engine's result decides."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+
+from calculator.engine import request_object
+from settlement.engine import RoundResult, Transfer, WinSummary
+
+from .. import bounds, integrity, selectors
+from ..errors import (
+    IdempotencyKeyReusedError,
+    LedgerError,
+    RoundVoidedError,
+    SessionClosedError,
+    StaleRoundError,
+)
+from ..models import (
+    WRITER_ROLES,
+    CoinEntry,
+    LedgerEntry,
+    Round,
+    RoundVersion,
+    Session,
+    SessionSeat,
+    VersionKind,
+    WinRecord,
+)
+from .checks import _check_dealer, _fingerprint, _note, _refuse_unstorable, require_role
+from .sessions import _hand_follows_ledger, _locked
+
+ROUND_FIELDS = frozenset({"dealer", "void_suits", "events"})
+ROUND_REQUIRED = ("dealer", "events")
+
+
+# The most points one transfer may carry: the engine allows fan 64 at any base, which no database column
+# holds; 10**15 keeps even 2,000 rounds of the largest transfers inside a 64-bit sum.
+MAX_TRANSFER_POINTS = 10**15
+
+
+def round_record(
+    *,
+    actor: AbstractBaseUser,
+    session: Session,
+    body: object,
+    idempotency_key: str | None = None,
+) -> tuple[Round, bool]:
+    """Store a round at the end of the session; returns (round, created).
+
+    The same ``idempotency_key`` with the same body returns the stored round (created False); with a
+    different body it is refused. The position is the last one plus one, under the session's lock.
+    """
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    round_body = _round_body(body)
+    fingerprint = _fingerprint(round_body)
+    try:
+        with transaction.atomic():
+            return _round_record_locked(actor, session, round_body, fingerprint, idempotency_key)
+    except IntegrityError:
+        # Only reachable if two writers slipped past the lock (a database without row locks): the
+        # unique constraints kept the ledger right; answer as the winner of the race would.
+        if idempotency_key is None:
+            raise
+        existing = Round.objects.filter(session=session, idempotency_key=idempotency_key).first()
+        if existing is None:
+            raise
+        return _replayed(existing, fingerprint), False
+
+
+def _round_record_locked(
+    actor: AbstractBaseUser, session: Session, body: dict[str, Any], fingerprint: str, key: str | None
+) -> tuple[Round, bool]:
+    session = _locked(session)
+    if key is not None:
+        existing = Round.objects.filter(session=session, idempotency_key=key).first()
+        if existing is not None:
+            return _replayed(existing, fingerprint), False
+    if not session.is_open:
+        raise SessionClosedError()
+    coins_before = selectors.coin_balances(session)
+    result = _settle(session, body, coins_before)
+    round_ = _round_insert(actor, session, body, result, coins_before, key=key, fingerprint=fingerprint)
+    _hand_follows_ledger(session, recorded=round_)
+    return round_, True
+
+
+def _round_insert(
+    actor: AbstractBaseUser,
+    session: Session,
+    body: Mapping[str, Any],
+    result: RoundResult,
+    coins_before: list[int] | None,
+    *,
+    key: str | None,
+    fingerprint: str,
+) -> Round:
+    """The round at the end of the session, settled already: its row, its first version and their rows."""
+    position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
+    round_ = Round.objects.create(
+        session=session,
+        position=position,
+        dealer=body["dealer"],
+        void_suits=body.get("void_suits"),
+        events=body["events"],
+        idempotency_key=key,
+        request_fingerprint=fingerprint,
+    )
+    _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    bounds.check_session(session, "events")
+    return round_
+
+
+def _replayed(existing: Round, fingerprint: str) -> Round:
+    if existing.request_fingerprint != fingerprint:
+        raise IdempotencyKeyReusedError()
+    return existing
+
+
+@transaction.atomic
+def round_correct(
+    *,
+    actor: AbstractBaseUser,
+    round_: Round,
+    body: object,
+    notes: Sequence[object] | None = None,
+    version: int | None = None,
+) -> Round:
+    """Replace a round's events: reversing entries for the current version, then the new version's rows.
+
+    ``notes`` (one per event, as a page entered them) are kept with the new version for its explanation.
+    ``version``, when given, is the version the correction was made on: if the round has moved on since
+    (someone else corrected it), the correction is refused rather than silently replacing theirs.
+    """
+    require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
+    round_body = _round_body(body)
+    round_body["notes"] = _notes_for(notes, round_body["events"])
+    session, round_ = _locked_round(round_)
+    if round_.voided:
+        raise RoundVoidedError()
+    if version is not None and version != round_.version:
+        raise StaleRoundError()
+    coins_before = selectors.coin_balances(session, before=round_.position)
+    result = _settle(session, round_body, coins_before)
+    version = round_.version + 1
+    _write_version(actor, round_, VersionKind.CORRECTED, version, round_body, result, coins_before)
+    round_.dealer = round_body["dealer"]
+    round_.void_suits = round_body.get("void_suits")
+    round_.events = round_body["events"]
+    round_.version = version
+    round_.save(update_fields=["dealer", "void_suits", "events", "version"])
+    _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "events")
+    _hand_follows_ledger(session)
+    return round_
+
+
+@transaction.atomic
+def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
+    """Cancel a round: a ``voided`` version whose rows reverse the current version's; nothing else."""
+    require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
+    session, round_ = _locked_round(round_)
+    if round_.voided:
+        return round_
+    body = {**_body_of(round_), "notes": _current_notes(round_)}
+    version = round_.version + 1
+    _write_version(actor, round_, VersionKind.VOIDED, version, body, None, None)
+    round_.voided = True
+    round_.version = version
+    round_.save(update_fields=["voided", "version"])
+    _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "round")
+    _hand_follows_ledger(session)
+    return round_
+
+
+def _body_of(round_: Round) -> dict[str, Any]:
+    return {"dealer": round_.dealer, "void_suits": round_.void_suits, "events": round_.events}
+
+
+def _current_notes(round_: Round) -> list[Any]:
+    return list(
+        RoundVersion.objects.filter(round=round_, version=round_.version)
+        .values_list("notes", flat=True)
+        .get()
+    )
+
+
+def _notes_for(notes: Sequence[object] | None, events: object) -> list[str | None]:
+    """One note per event (None where there is none), each a short text; no notes at all is fine."""
+    count = len(events) if isinstance(events, list) else 0
+    given = list(notes or ())
+    if len(given) > count:
+        raise LedgerError("too_many_notes", field="notes")
+    return [_note(note, f"notes[{index}]") for index, note in enumerate(given)] + [None] * (
+        count - len(given)
+    )
+
+
+def _locked_round(round_: Round) -> tuple[Session, Round]:
+    session = _locked(round_.session)
+    if not session.is_open:
+        raise SessionClosedError()
+    return session, Round.objects.select_related("session").get(pk=round_.pk)
+
+
+def _round_body(body: object) -> dict[str, Any]:
+    """The envelope of a stored round: the settle body without ``rules`` and ``coins`` (the session's)."""
+    parsed = request_object(body, ROUND_FIELDS, ROUND_REQUIRED)
+    _refuse_unstorable(parsed, "")
+    _check_dealer(parsed["dealer"])
+    return {"dealer": parsed["dealer"], "void_suits": parsed.get("void_suits"), "events": parsed["events"]}
+
+
+def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] | None) -> RoundResult:
+    """The engine's settlement of a round body, refused when one payment exceeds what the ledger stores."""
+    result = selectors.session_settle(
+        session,
+        dealer=body["dealer"],
+        void_suits=body.get("void_suits"),
+        events=body["events"],
+        coins_before=coins_before,
+    )
+    for transfer in result.transfers:
+        if transfer.points > MAX_TRANSFER_POINTS:
+            raise LedgerError(
+                "transfer_too_large",
+                field=f"events[{transfer.event}]",
+                event=transfer.event,
+                points=transfer.points,
+                maximum=MAX_TRANSFER_POINTS,
+            )
+    return result
+
+
+def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Round) -> None:
+    """The rounds after ``changed`` were settled against balances that have just changed: settle each again,
+    in order, and where its coins now come out differently append a ``recoined`` version (its coin rows
+    reversed and rewritten; its points untouched). So every round's coins always follow from the balances
+    before it, and no balance ever goes below zero (docs/ledger.md, "Coins across rounds")."""
+    if not session.coins_enabled:
+        return
+    later = list(
+        Round.objects.filter(session=session, position__gt=changed.position, voided=False).order_by(
+            "position"
+        )
+    )
+    if not later:
+        return
+    settled = {
+        round_id: (result, notes)
+        for round_id, result, notes in RoundVersion.objects.filter(
+            round__in=later, version=F("round__version")
+        ).values_list("round_id", "result", "notes")
+    }
+    balances = selectors.coin_balances(session, before=later[0].position)
+    for round_ in later:
+        stored_result, notes = settled[round_.pk]
+        body = {**_body_of(round_), "notes": notes}
+        result = _settle(session, body, balances)
+        coins = result.coins
+        assert coins is not None  # the session has coins, so the engine settled them
+        stored = stored_result["coins"]
+        if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
+            round_.version += 1
+            _write_version(actor, round_, VersionKind.RECOINED, round_.version, body, result, balances)
+            round_.save(update_fields=["version"])
+        balances = list(coins.balances)
+
+
+def _write_version(
+    actor: AbstractBaseUser,
+    round_: Round,
+    kind: VersionKind,
+    version: int,
+    body: Mapping[str, Any],
+    result: RoundResult | None,
+    coins_before: list[int] | None,
+) -> RoundVersion:
+    """A version of the round and its rows, written from the engine's typed result; its settle response
+    is kept beside them as JSON, as the API answered it."""
+    stored = RoundVersion.objects.create(
+        round=round_,
+        version=version,
+        kind=kind,
+        dealer=body["dealer"],
+        void_suits=body.get("void_suits"),
+        events=body["events"],
+        notes=list(body.get("notes") or ()),
+        result=None if result is None else result.to_dict(),
+        coin_balances_before=coins_before,
+        created_by=actor if actor.is_authenticated else None,
+    )
+    moves_points = kind != VersionKind.RECOINED  # a re-settlement of coins leaves the points as they are
+    _reverse_current(round_, stored, points=moves_points)
+    if result is not None:
+        seats = dict(
+            SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
+        )
+        if moves_points:
+            LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result.transfers))
+        CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
+        WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
+    integrity.seal(stored)
+    return stored
+
+
+def _reverse_current(round_: Round, new_version: RoundVersion, *, points: bool) -> None:
+    """Cancel every not-yet-reversed row of the round (the current version's own rows): its coin rows,
+    and its points rows unless ``points`` is False."""
+    if new_version.version == 1:
+        return
+    live = {"round": round_, "reverses__isnull": True, "reversed_by__isnull": True}
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            session_id=row.session_id,
+            round=round_,
+            round_version=new_version,
+            seat=row.seat,
+            player_id=row.player_id,
+            is_house=row.is_house,
+            points=-row.points,
+            reason=row.reason,
+            event_index=row.event_index,
+            transfer_index=row.transfer_index,
+            reverses=row,
+        )
+        for row in (LedgerEntry.objects.filter(**live) if points else ())
+    )
+    CoinEntry.objects.bulk_create(
+        CoinEntry(
+            session_id=row.session_id,
+            round=round_,
+            round_version=new_version,
+            seat=row.seat,
+            is_house=row.is_house,
+            coins=-row.coins,
+            reverses=row,
+        )
+        for row in CoinEntry.objects.filter(**live)
+    )
+
+
+def _entries(
+    round_: Round, version: RoundVersion, seats: Mapping[int, int], transfers: Sequence[Transfer]
+) -> list[LedgerEntry]:
+    """Two rows per transfer: the payer's points negative, the payee's (or, payee None, the house's)
+    positive."""
+    rows = []
+    for index, transfer in enumerate(transfers):
+        for seat, points in ((transfer.payer, -transfer.points), (transfer.payee, transfer.points)):
+            rows.append(
+                LedgerEntry(
+                    session_id=round_.session_id,
+                    round=round_,
+                    round_version=version,
+                    seat=seat,
+                    player_id=None if seat is None else seats[seat],
+                    is_house=seat is None,
+                    points=points,
+                    reason=transfer.reason.value,
+                    event_index=transfer.event,
+                    transfer_index=index,
+                )
+            )
+    return rows
+
+
+def _coin_entries(round_: Round, version: RoundVersion, result: RoundResult) -> list[CoinEntry]:
+    """One row per seat whose coins moved, and one for the house's take."""
+    if result.coins is None:
+        return []
+    row = {"session_id": round_.session_id, "round": round_, "round_version": version}
+    rows = [
+        CoinEntry(**row, seat=seat, coins=change) for seat, change in enumerate(result.coins.change) if change
+    ]
+    if result.coins.house:
+        rows.append(CoinEntry(**row, is_house=True, coins=result.coins.house))
+    return rows
+
+
+def _win_records(
+    round_: Round, version: RoundVersion, seats: Mapping[int, int], result: RoundResult
+) -> list[WinRecord]:
+    """One row per winner of each win event, from the engine's summary of that event."""
+    records = []
+    for summary in result.events:
+        if not isinstance(summary, WinSummary):
+            continue
+        discarder = summary.discarder
+        for score in summary.scores:
+            if not score.won:
+                continue
+            records.append(
+                WinRecord(
+                    round=round_,
+                    round_version=version,
+                    version=version.version,
+                    session_id=round_.session_id,
+                    event_index=summary.index,
+                    winner_id=seats[score.player],
+                    discarder_id=None if discarder is None else seats[discarder],
+                    self_draw=discarder is None,
+                    fan=score.fan,
+                )
+            )
+    return records

@@ -1,0 +1,179 @@
+"""Sessions: started (four players, the rules, the coins, the first hand) and closed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from calculator.engine import PATTERN_BY_KEY, Rules
+
+from .. import bounds
+from ..errors import LedgerError
+from ..models import (
+    SEATS,
+    WRITER_ROLES,
+    Group,
+    HandInProgress,
+    Player,
+    Round,
+    Session,
+    SessionSeat,
+    SessionStatus,
+)
+from .checks import MAX_ID, _check_dealer, _is_whole, _required_text, require_role
+from .groups import player_add
+
+MAX_COINS = 10**12
+MAX_ROOM_COEFFICIENT = 1_000_000  # coins per point
+
+
+@transaction.atomic
+def session_start(
+    *,
+    actor: AbstractBaseUser,
+    group: Group,
+    name: str,
+    player_ids: Sequence[int],
+    rules: Mapping[str, Any] | None = None,
+    coins: Mapping[str, Any] | None = None,
+    dealer: object = 0,
+) -> Session:
+    """A new open session: four of the group's players in seat order, the rules, optional coins, and its
+    first hand in progress with ``dealer`` (a seat) dealing."""
+    require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    _check_dealer(dealer)
+    bounds.check_group(group)
+    players = _seat_players(group, player_ids)
+    full_rules = _every_value(Rules.from_dict(rules))
+    room_coefficient, balances = _parse_coins(coins)
+    session = Session.objects.create(
+        group=group,
+        name=_required_text(name, "name", 100),
+        rules=full_rules,
+        coins_enabled=coins is not None,
+        room_coefficient=room_coefficient,
+        starting_balances=balances,
+    )
+    SessionSeat.objects.bulk_create(
+        SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(players)
+    )
+    HandInProgress.objects.create(session=session, number=1, dealer=dealer)
+    return session
+
+
+@transaction.atomic
+def session_start_by_names(
+    *,
+    actor: AbstractBaseUser,
+    group: Group,
+    name: str,
+    player_names: Sequence[str],
+    rules: Mapping[str, Any] | None = None,
+    coins: Mapping[str, Any] | None = None,
+    dealer: object = 0,
+) -> Session:
+    """``session_start`` with the four players named in seat order: a name the group does not know yet
+    becomes a new player. One transaction: a refused session leaves no new player behind."""
+    require_role(actor=actor, group=group, roles=WRITER_ROLES)
+    names = _seat_names(player_names)
+    known = {player.name: player for player in Player.objects.filter(group=group, name__in=names)}
+    players = [
+        known.get(seat_name) or player_add(actor=actor, group=group, name=seat_name) for seat_name in names
+    ]
+    return session_start(
+        actor=actor,
+        group=group,
+        name=name,
+        player_ids=[player.pk for player in players],
+        rules=rules,
+        coins=coins,
+        dealer=dealer,
+    )
+
+
+def _seat_names(player_names: Sequence[str]) -> list[str]:
+    if isinstance(player_names, str) or len(player_names) != SEATS:
+        raise LedgerError("player_names", field="players")
+    names = [_required_text(seat_name, f"players[{seat}]", 50) for seat, seat_name in enumerate(player_names)]
+    if len(set(names)) != SEATS:
+        raise LedgerError("players_not_different", field="players")
+    return names
+
+
+def _every_value(rules: Rules) -> dict[str, Any]:
+    """The rules as stored with a session: every option's value, each pattern's fan included (to_dict
+    gives only the overridden fans), so a later change of a preset or of a default never changes a
+    session already played. Sessions stored before this hold overrides; they still load (from_dict)."""
+    stored = rules.to_dict()
+    stored["pattern_fan"] = {pattern: rules.pattern_value(pattern) for pattern in PATTERN_BY_KEY}
+    return stored
+
+
+def _seat_players(group: Group, player_ids: Sequence[int]) -> list[Player]:
+    if not isinstance(player_ids, Sequence) or len(player_ids) != SEATS:
+        raise LedgerError("player_ids", field="players")
+    for index, player_id in enumerate(player_ids):
+        if not _is_whole(player_id, 1, MAX_ID):
+            raise LedgerError("not_a_player_id", field=f"players[{index}]", value=player_id)
+    if len(set(player_ids)) != SEATS:
+        raise LedgerError("players_not_different", field="players")
+    found = Player.objects.in_bulk(list(player_ids))
+    for index, player_id in enumerate(player_ids):
+        player = found.get(player_id)
+        if player is None or player.group_id != group.pk:
+            raise LedgerError("no_such_player", field=f"players[{index}]", value=player_id)
+    return [found[player_id] for player_id in player_ids]
+
+
+def _parse_coins(coins: Mapping[str, Any] | None) -> tuple[int | None, list[int] | None]:
+    if coins is None:
+        return None, None
+    if not isinstance(coins, Mapping):
+        raise LedgerError("session_coins", field="coins")
+    coefficient = coins.get("room_coefficient")
+    if not _is_whole(coefficient, 1, MAX_ROOM_COEFFICIENT):
+        raise LedgerError(
+            "session_room_coefficient", field="coins.room_coefficient", maximum=MAX_ROOM_COEFFICIENT
+        )
+    balances = coins.get("starting_balances")
+    if (
+        not isinstance(balances, list)
+        or len(balances) != SEATS
+        or not all(_is_whole(b, 0, MAX_COINS) for b in balances)
+    ):
+        raise LedgerError("starting_balances", field="coins.starting_balances")
+    return coefficient, list(balances)
+
+
+@transaction.atomic
+def session_close(*, actor: AbstractBaseUser, session: Session) -> Session:
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    session = _locked(session)
+    if session.is_open:
+        session.status = SessionStatus.CLOSED
+        session.closed = timezone.now()
+        session.save(update_fields=["status", "closed"])
+        _hand_follows_ledger(session)
+    return session
+
+
+def _locked(session: Session) -> Session:
+    """The session row, locked until the transaction ends (PostgreSQL; SQLite's IMMEDIATE already is)."""
+    return Session.objects.select_for_update().select_related("group").get(pk=session.pk)
+
+
+def _hand_follows_ledger(session: Session, *, recorded: Round | None = None) -> None:
+    """The session's ledger changed (under its lock): the hand's revision moves on, so a poller sees it
+    and a writer who saw the old totals is told; a round recorded beside the hand (``POST rounds/``)
+    moves the hand's number past it."""
+    hands = HandInProgress.objects.filter(session=session)
+    if recorded is None:
+        hands.update(revision=F("revision") + 1)
+    else:
+        hands.update(revision=F("revision") + 1, number=Greatest("number", recorded.position + 1))
