@@ -156,10 +156,16 @@ def _sessions_played(group: Group) -> dict[int, int]:
     return dict(rows)
 
 
+def _players_rows(group: Group) -> QuerySet[LedgerEntry]:
+    """The group's rows of its players (the house's have none): read from the covering index of
+    (player, session, points) alone, never the table."""
+    return LedgerEntry.objects.filter(player__group=group)
+
+
 def _points(group: Group) -> dict[int, int]:
     """Player id -> his net over the group's ledger (one grouped query; rule 2)."""
     rows = (
-        LedgerEntry.objects.filter(session__group=group, is_house=False)
+        _players_rows(group)
         .values("player")
         .annotate(points=Sum("points"))
         .values_list("player", "points")
@@ -291,7 +297,7 @@ def _sessions(group: Group) -> list[dict[str, Any]]:
 
 def _session_nets(group: Group) -> dict[tuple[int, int], int]:
     rows = (
-        LedgerEntry.objects.filter(session__group=group, is_house=False)
+        _players_rows(group)
         .values("session", "player")
         .annotate(net=Sum("points"))
         .values_list("session", "player", "net")
