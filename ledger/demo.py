@@ -8,7 +8,7 @@ others by their fan, as a scorekeeper would enter them.
 from typing import Any
 
 USERNAME = "demo"
-PASSWORD = "demo-sczmj"
+PASSWORD = "demo-sczmj"  # noqa: S105 - the demo accounts' documented password
 GROUP = "周五麻将"
 PLAYERS = ("小王", "小李", "阿美", "老张")
 SESSION = "第一场"

@@ -5,7 +5,7 @@ Three kinds, one catalogue:
 - ``LedgerError``: bad input a service refuses (a 400 naming the field), an ``EngineError`` of the
   ledger's own codes, so pages and the API treat it as they treat the engines' errors;
 - ``LedgerRefusal``: a write refused for the state things are in, not for its input (a closed session, a
-  reused idempotency key, a hand in progress changed by someone else), a 409, 410 or 422;
+  reused idempotency key, a hand in progress changed by someone else);
 - ``Forbidden``: a role that does not allow the write (a 403).
 
 Each carries the body of ``EngineError.to_dict()`` (field, detail, detail_zh, errors, code), so a client
@@ -16,8 +16,6 @@ engines', never in both (a test checks).
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from rest_framework import status
-from rest_framework.exceptions import APIException
 
 from calculator.engine import Catalogue, EngineError, Message
 
@@ -48,7 +46,7 @@ MESSAGES: Catalogue = {
     ),
     "viewer_link_does_not_join": Message(
         "A viewer link shows the table; it does not join the group.",
-        "观看链接只能观看，不能加入本组。",
+        "观众链接只能看分，不能加入本组。",
     ),
     "invite_revoked": Message("This invite link was revoked.", "这个邀请链接已被撤销。"),
     "invite_expired": Message("This invite link has expired.", "这个邀请链接已过期。"),
@@ -188,18 +186,14 @@ class LedgerError(EngineError):
     catalogue = MESSAGES
 
 
-class LedgerRefusal(APIException):
-    """A write the state of the ledger refuses; the API answers ``status_code`` with the error's body."""
-
-    status_code = status.HTTP_409_CONFLICT
+class LedgerRefusal(Exception):
+    """A write the state of the ledger refuses; ``detail`` is the error's body. It carries no HTTP status:
+    the API chooses one for each kind, in one place (``ledger/api/refusals.py``)."""
 
     def __init__(self, code: str, field: str) -> None:
-        super().__init__()
         self.error: EngineError = LedgerError(code, field=field)
+        super().__init__(self.error.message)
         self.detail = self.error.to_dict()
-
-    def __str__(self) -> str:
-        return self.error.message
 
     def localized(self, language: str) -> str:
         """The message in ``language`` (a Django language code), as ``EngineError.localized`` gives it."""
@@ -238,9 +232,7 @@ class StaleRoundError(LedgerRefusal):
 
 
 class IdempotencyKeyReusedError(LedgerRefusal):
-    """The same Idempotency-Key sent again with a different round (RFC draft: 422)."""
-
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    """The same Idempotency-Key sent again with a different round."""
 
     def __init__(self) -> None:
         super().__init__("idempotency_key_reused", "Idempotency-Key")
@@ -258,9 +250,7 @@ INVITE_REFUSALS = {"revoked": "invite_revoked", "expired": "invite_expired"}
 
 
 class InviteUnusableError(LedgerRefusal):
-    """A revoked or expired invite link (410 Gone: it existed, it will not work again)."""
-
-    status_code = status.HTTP_410_GONE
+    """A revoked or expired invite link: it existed, it will not work again."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
@@ -268,7 +258,7 @@ class InviteUnusableError(LedgerRefusal):
 
 
 class HandConflict(LedgerRefusal):
-    """A write the hand in progress cannot take as it stands now; the API answers 409 with the current
+    """A write the hand in progress cannot take as it stands now; the API answers it with the current
     hand beside the error, a page shows it with the message."""
 
 
@@ -284,6 +274,6 @@ class HandRefusedError(HandConflict):
     the first event, an event that is not there): the engine's refusal, answered as a conflict."""
 
     def __init__(self, refusal: EngineError) -> None:
-        APIException.__init__(self)
+        Exception.__init__(self, refusal.message)
         self.error = refusal
         self.detail = refusal.to_dict()

@@ -435,8 +435,9 @@ class _Replayed:
 
 def _compare(replayed: _Replayed) -> None:
     """The replay must give the file's own figures, version by version, and the file's totals."""
+    stored = _versions_by_round(replayed)
     for round_, file_round, at in replayed.pairs():
-        mine = list(RoundVersion.objects.filter(round=round_).order_by("version"))
+        mine = stored.get(round_.pk, [])
         expected = file_round["versions"]
         where = f"{at}.versions"
         kinds = [version.kind for version in mine]
@@ -470,17 +471,32 @@ def _differs(field: str, replayed: str, replayed_zh: str) -> EngineError:
     return LedgerError("file_figures_differ", field=field, replayed=replayed, replayed_zh=replayed_zh)
 
 
+def _versions_by_round(replayed: _Replayed) -> dict[int, list[RoundVersion]]:
+    """Every version the replay of a session wrote, by round, oldest first: one query."""
+    by_round: dict[int, list[RoundVersion]] = {}
+    for version in RoundVersion.objects.filter(round__session=replayed.session).order_by("round", "version"):
+        by_round.setdefault(version.round_id, []).append(version)
+    return by_round
+
+
 def _restore_who_and_when(actor: AbstractBaseUser, replayed: _Replayed) -> None:
-    """The file's names and times on what the replay wrote (none of them is sealed: see integrity.py)."""
+    """The file's names and times on what the replay wrote (none of them is sealed: see integrity.py),
+    in two bulk updates a session (versions, rounds)."""
+    stored = _versions_by_round(replayed)
+    versions, rounds = [], []
     for round_, file_round, at in replayed.pairs():
-        for number, version in enumerate(file_round["versions"]):
-            writer = version.get("created_by")
-            RoundVersion.objects.filter(round=round_, version=number + 1).update(
-                created=_moment(version.get("created"), f"{at}.versions[{number}].created"),
-                created_by=None,
-                created_by_name=writer[:WRITER_NAME_LENGTH] if isinstance(writer, str) else "",
-            )
-        Round.objects.filter(pk=round_.pk).update(created=_moment(file_round.get("created"), f"{at}.created"))
+        for number, (version, theirs) in enumerate(
+            zip(stored[round_.pk], file_round["versions"], strict=True)
+        ):
+            writer = theirs.get("created_by")
+            version.created = _moment(theirs.get("created"), f"{at}.versions[{number}].created")
+            version.created_by = None
+            version.created_by_name = writer[:WRITER_NAME_LENGTH] if isinstance(writer, str) else ""
+            versions.append(version)
+        round_.created = _moment(file_round.get("created"), f"{at}.created")
+        rounds.append(round_)
+    RoundVersion.objects.bulk_update(versions, ["created", "created_by", "created_by_name"], batch_size=500)
+    Round.objects.bulk_update(rounds, ["created"], batch_size=500)
     session, data = replayed.session, replayed.data
     if data.get("status") == SessionStatus.CLOSED:
         services.session_close(actor=actor, session=session)

@@ -295,6 +295,9 @@ class HandInProgress(models.Model):
     last_key = models.CharField(max_length=300, null=True, blank=True)  # noqa: DJ001
     last_fingerprint = models.CharField(max_length=64, blank=True)
     last_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The round this hand was before an undo took it back (voided while the hand is in progress again):
+    # when the hand finishes again, it is a new version of that round.
+    reopened = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -34,7 +34,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from calculator.engine import rules_from
-from settlement.engine import Reason, RoundResult, settle_round, settle_up
+from settlement.engine import HandDraft, Reason, RoundResult, Undone, settle_round, settle_up
 
 from .models import (
     SEATS,
@@ -153,7 +153,7 @@ INVITE_HAND_REVISION_SQL = f"""
     FROM {SessionInvite._meta.db_table} AS invite
     JOIN {HandInProgress._meta.db_table} AS hand ON hand.session_id = invite.session_id
     WHERE invite.token = %s AND invite.role = %s AND invite.revoked_at IS NULL AND invite.expires_at > %s
-"""
+"""  # noqa: S608 - the tables are the models' own names; every value is a parameter
 
 
 def invite_hand_revision(token: str) -> int | None:
@@ -272,6 +272,12 @@ def _totals(
         house_coins=moved(coins, None) if session.coins_enabled else None,
         rounds=rounds,
     )
+
+
+def seat_points(session: Session) -> tuple[int, ...]:
+    """Each seat's running points (one query): what the table's seats show beside this hand's part."""
+    points = _per(LedgerEntry.objects.filter(session=session, is_house=False), "seat", Sum("points"))
+    return tuple(int(points.get(seat) or 0) for seat in range(SEATS))
 
 
 def coin_balances(session: Session, *, before: int | None = None) -> list[int] | None:
@@ -529,7 +535,7 @@ MEMBER_HAND_REVISION_SQL = f"""
     WHERE session.id = %s AND membership.user_id = %s AND account.is_active = %s
       AND EXISTS (SELECT 1 FROM {Login._meta.db_table} AS login
                   WHERE login.session_key = %s AND login.expire_date > %s)
-"""
+"""  # noqa: S608 - the tables are the models' own names; every value is a parameter
 
 
 def member_hand_revision(*, user_id: int, session_id: int, login_key: str) -> int | None:
@@ -547,6 +553,18 @@ def member_hand_revision(*, user_id: int, session_id: int, login_key: str) -> in
 def hand_row(session: Session) -> HandInProgress:
     """The stored hand, or (for a session that has none yet) the one it would start with, unsaved."""
     return HandInProgress.objects.filter(session=session).first() or fresh_hand(session)
+
+
+def hand_draft(hand: HandInProgress) -> HandDraft:
+    """The stored hand as the engine's value: what every hand write changes (``settlement.engine.draft``)."""
+    return HandDraft.of(
+        dealer=hand.dealer,
+        void_suits=hand.void_suits,
+        events=hand.events,
+        notes=hand.notes,
+        undone=[Undone(entry["event"], entry["note"]) for entry in hand.undone],
+        revision=hand.revision,
+    )
 
 
 def fresh_hand(session: Session, *, dealer: int | None = None) -> HandInProgress:

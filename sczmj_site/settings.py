@@ -244,7 +244,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["api.parsers.SiteJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # The ledger's refusals answered with their statuses (ledger/api/refusals.py), the rest by api.errors.
+    "EXCEPTION_HANDLER": "ledger.api.refusals.exception_handler",
     "UNAUTHENTICATED_USER": None,
     # How many proxies in front of the app append to X-Forwarded-For; 0 trusts none of it, so a client
     # cannot dodge the per-address throttles by sending the header itself.

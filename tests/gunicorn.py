@@ -15,12 +15,19 @@ PORTS = range(8600, 8700)
 CONFIG = ["-c", "python:sczmj_site.gunicorn_conf", "sczmj_site.wsgi"]
 
 
-def free_port() -> int:
+def free_ports(count: int) -> list[int]:
+    found = []
     for port in PORTS:
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    pytest.skip(f"no free port in {PORTS}")
+                found.append(port)
+        if len(found) == count:
+            return found
+    pytest.skip(f"no {count} free ports in {PORTS}")
+
+
+def free_port() -> int:
+    return free_ports(1)[0]
 
 
 @contextmanager

@@ -244,7 +244,7 @@ def _enum_option(
 ) -> Option:
     """An option whose values are the members of ``default``'s enum, each named in both languages."""
     members = tuple(member.value for member in type(default))
-    assert tuple(values) == members, f"{key}: name every value, in the enum's order"
+    assert tuple(values) == members, f"{key}: name every value, in the enum's order"  # noqa: S101 - an invariant of the option table, checked at import
     return Option(
         key,
         OptionKind.ENUM,

@@ -213,4 +213,4 @@ def describe_rules() -> dict[str, Any]:
     }
 
 
-assert {f.name for f in fields(Rules)} == {"preset", *OPTIONS_BY_KEY}, "Rules and OPTIONS must agree"
+assert {f.name for f in fields(Rules)} == {"preset", *OPTIONS_BY_KEY}, "Rules and OPTIONS must agree"  # noqa: S101 - an invariant checked at import

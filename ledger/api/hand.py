@@ -123,7 +123,7 @@ class HandAPIView(APIView):
 
     def answer(self, outcome: services.HandOutcome) -> Response:
         """200 with the hand; 201 with the round and the next hand when the write finished the hand."""
-        assert self.session is not None
+        assert self.session is not None  # noqa: S101 - session_for ran first
         headers = {"Idempotent-Replayed": "true"} if outcome.replayed else {}
         if outcome.round is None:
             response = _hand_response(self.session)

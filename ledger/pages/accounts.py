@@ -75,6 +75,19 @@ class PasswordChange(auth_views.PasswordChangeView):
         return response
 
 
+class PasswordReset(auth_views.PasswordResetConfirmView):
+    """A one-time link made by ``sczmj reset_password`` (no mail needed): Django's token, which stops
+    working once the password changes or after ``PASSWORD_RESET_TIMEOUT``."""
+
+    template_name = "ledger/accounts/password_reset.html"
+    success_url = reverse_lazy("login")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        messages.success(self.request, gettext_lazy("Your password has been changed."))
+        return response
+
+
 urlpatterns = [
     path("signup/", sign_up, name="sign-up"),
     path(
@@ -86,4 +99,5 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", PasswordChange.as_view(), name="password-change"),
+    path("reset/<uidb64>/<token>/", PasswordReset.as_view(), name="password-reset"),
 ]

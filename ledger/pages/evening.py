@@ -1,11 +1,10 @@
 """Saving ``/round/``'s evening into a group (issue 8 flow 8): the table played without an account, then
 someone logged in wants to keep it.
 
-The evening lives in the Django session (``web.entry.evening.EveningStore``). Saving starts a session in
-one of the user's groups with the evening's four names (a new name becomes a player) and rules, and records
-every finished hand as a round and the hand being played as the session's hand in progress, in one
-transaction: a refusal stores nothing. The evening is then forgotten by the browser, and the user is taken
-to the new session, where the hand continues.
+The evening lives in the Django session (``web.entry.evening.EveningStore``); the page hands its values to
+``services.evening_keep``, which keeps it as a session of one of the user's groups, all or nothing. The
+evening is then forgotten by the browser, and the user is taken to the new session, where the hand
+continues.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -23,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from web.entry.evening import EveningStore
-from web.entry.store import Hand
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
@@ -54,34 +51,20 @@ def _save(request: HttpRequest, store: EveningStore, group_id: int, name: str) -
     """The evening as a session of the group: its players, rules and finished hands, all or nothing."""
     group = selectors.group_get(user=request.user, group_id=group_id)
     hand = store.load()
-    with transaction.atomic():
-        session = services.session_start_by_names(
-            actor=request.user, group=group, name=name, player_names=list(hand.names), rules=dict(hand.rules)
-        )
-        for finished in store.finished_hands():
-            body = {
-                "dealer": finished.dealer,
-                "void_suits": list(finished.void_suits),
-                "events": list(finished.events),
-            }
-            services.round_record(actor=request.user, session=session, body=body)
-        _continue_hand(request, session, hand)
-    return session
-
-
-def _continue_hand(request: HttpRequest, session: Session, hand: Hand) -> None:
-    """The hand being played becomes the session's hand in progress, event by event, with its dealer."""
-    revision = services.hand_setup(
+    return services.evening_keep(
         actor=request.user,
-        session=session,
-        revision=selectors.session_hand_revision(session),
-        dealer=hand.dealer,
-        void_suits=list(hand.void_suits),
-    ).hand.revision
-    for event, note in zip(hand.events, hand.notes, strict=True):
-        revision = services.hand_event_add(
-            actor=request.user, session=session, event=event, note=note or None, revision=revision
-        ).hand.revision
+        group=group,
+        name=name,
+        player_names=list(hand.names),
+        rules=hand.rules,
+        rounds=[
+            {"dealer": done.dealer, "void_suits": list(done.void_suits), "events": list(done.events)}
+            for done in store.finished_hands()
+        ],
+        hand=services.HandSoFar(
+            dealer=hand.dealer, void_suits=hand.void_suits, events=hand.events, notes=hand.notes
+        ),
+    )
 
 
 @login_required

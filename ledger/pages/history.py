@@ -28,11 +28,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from settlement.engine import settle_from_payload
+from settlement.engine import HandDraft, RoundResult, StaleDraft, Undone
 from web.entry.events import table_rules
 from web.entry.explain import EventView, event_title, event_views
 from web.entry.page import Board, entry_response
-from web.entry.store import Hand, Recorded, StaleHand
+from web.entry.store import Change, Hand, StaleHand, Written, kept_open
 from web.htmx import HtmxHttpRequest
 from web.language import page_language
 
@@ -258,18 +258,35 @@ class CorrectionStore:
             "revision": 0,
         }
 
+    @property
+    def rules(self) -> Mapping[str, Any]:
+        return self.round.session.rules
+
     def load(self) -> Hand:
+        draft = HandDraft.of(
+            dealer=self.round.dealer,
+            void_suits=self.round.void_suits,
+            events=self.draft["events"],
+            notes=self.draft["notes"],
+            undone=[Undone(event, note) for event, note in self.draft["undone"]],
+            revision=self.draft["revision"],
+        )
         return Hand(
             number=self.round.position,
             names=self.names,
-            dealer=self.round.dealer,
-            void_suits=tuple(self.round.void_suits or (None,) * len(self.names)),
+            draft=draft,
             rules=self.round.session.rules,
-            events=tuple(self.draft["events"]),
-            notes=tuple(self.draft["notes"]),
             totals=self.totals,
-            revision=self.draft["revision"],
-            can_redo=bool(self.draft["undone"]),
+        )
+
+    def settle(self, draft: HandDraft) -> RoundResult:
+        """The session's rules; a correction shows points (its coins follow when it is saved)."""
+        return selectors.session_settle(
+            self.round.session,
+            dealer=draft.dealer,
+            void_suits=draft.void_suits,
+            events=draft.events,
+            coins_before=None,
         )
 
     @property
@@ -287,45 +304,27 @@ class CorrectionStore:
     def base_version(self) -> int:
         return int(self.draft["version"])
 
-    def _current(self, revision: int) -> Hand:
+    def write(self, change: Change, *, revision: int) -> Written:
         hand = self.load()
-        if revision != hand.revision:
-            raise StaleHand(hand)
-        return hand
-
-    def _save(self, events: Sequence[Any], notes: Sequence[str], undone: Sequence[Any]) -> Hand:
-        self.draft.update(events=list(events), notes=list(notes), undone=list(undone))
-        self.draft["revision"] += 1
+        try:
+            hand.draft.at(revision)
+        except StaleDraft as stale:
+            raise StaleHand(hand) from stale
+        draft, result = change.apply(hand.draft, self.settle)  # an EngineError keeps the draft
+        self.draft.update(
+            events=list(draft.events),
+            notes=[note or "" for note in draft.notes],
+            undone=[[undone.event, undone.note or ""] for undone in draft.undone],
+            revision=draft.revision,
+        )
         self.drafts[str(self.round.pk)] = self.draft
         self.storage[DRAFTS] = self.drafts
-        return self.load()
+        return kept_open(replace(hand, draft=draft), result)
 
-    def record(self, event: dict[str, Any], note: str, *, revision: int) -> Recorded:
-        hand = self._current(revision)
-        longer = replace(hand, events=(*hand.events, event), notes=(*hand.notes, note))
-        result = settle_from_payload(longer.settle_body()).to_dict()  # an EngineError keeps the draft
-        saved = self._save(longer.events, longer.notes, [])
-        return Recorded(saved, saved if result["finished"] else None)
-
-    def undo(self, *, revision: int) -> Hand:
-        hand = self._current(revision)
-        if not hand.events:
-            return hand
-        undone = [*self.draft["undone"], [hand.events[-1], hand.notes[-1]]]
-        return self._save(hand.events[:-1], hand.notes[:-1], undone)
-
-    def redo(self, *, revision: int) -> Hand:
-        hand = self._current(revision)
-        if not self.draft["undone"]:
-            return hand
-        event, note = self.draft["undone"][-1]
-        longer = replace(hand, events=(*hand.events, event), notes=(*hand.notes, str(note)))
-        settle_from_payload(longer.settle_body())
-        return self._save(longer.events, longer.notes, self.draft["undone"][:-1])
-
-    def next_hand(self, *, revision: int) -> Hand:
+    def next_hand(self, *, revision: int) -> Written:
         """The end card's button saves the correction (``correct_page``); the draft itself stays put."""
-        return self._current(revision)
+        hand = self.load()
+        return kept_open(hand, self.settle(hand.draft)) if hand.events else Written(hand, None)
 
     def discard(self) -> None:
         self.drafts.pop(str(self.round.pk), None)

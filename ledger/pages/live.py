@@ -38,7 +38,7 @@ from .trends import newest_nets, running_totals, trend_chart
 POLL_SECONDS = 2  # a new hand shows within 3 s: the poll interval plus one answer
 LIVE_HANDS = 12  # the hands a board lists and charts, newest first: tonight's last hour, a few KB always
 LEDGER_TAG_LENGTH = 16  # of the seal's head: enough to tell two states of one session's ledger apart
-LIVE_PASS_HEADER = "X-Live-Pass"
+LIVE_PASS_HEADER = "X-Live-Pass"  # noqa: S105 - a header's name, not a password
 REVISION_HEADER = "X-Live-Revision"  # on a poll's answer: live.js never swaps in one older than the page
 
 

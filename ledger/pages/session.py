@@ -19,6 +19,7 @@ scorekeeper is entering an event, so a poll never resets a half-entered event or
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -29,92 +30,118 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from web.entry.page import Board, board_of, entry_context, entry_response
-from web.entry.store import Hand, Recorded, StaleHand, StoreRefusal
+from settlement.engine import HandDraft, RoundResult
+from web.entry.page import Board, entry_context, entry_response, settled
+from web.entry.store import Change, Hand, StaleHand, StoreRefusal, Written
 from web.htmx import HtmxHttpRequest
 from web.language import page_language
-from web.seats import SEATS
 
 from .. import selectors, services
-from ..errors import Forbidden, LedgerRefusal, StaleHandError
+from ..errors import Forbidden, HandRefusedError, LedgerRefusal, StaleHandError
 from ..models import WRITER_ROLES, HandInProgress, Round, Session
 from .live import POLL_SECONDS, REVISION_HEADER, live_pass, pass_holder
 from .refusals import refusal_message
 
 
 class SessionHandStore:
-    """The ``HandStore`` of the session page (web/entry/store.py) over the ledger's hand in progress."""
+    """The ``HandStore`` of the session page (web/entry/store.py) over the ledger's hand in progress: each
+    write is one ``services.hand_write`` (the service keeps the draft under the session's lock and records
+    the round when the hand finishes); the page renders the settlement that write made."""
 
     def __init__(self, *, actor: Any, session: Session):
         self.actor = actor
         self.session = session
+        self._points: tuple[int, ...] | None = None
+
+    @property
+    def rules(self) -> Any:
+        return self.session.rules
 
     def load(self) -> Hand:
         return self._hand(selectors.hand_row(self.session))
 
-    def _hand(
-        self, row: HandInProgress, *, events: Any = None, notes: Any = None, number: int | None = None
-    ) -> Hand:
-        totals = selectors.session_totals(self.session)
-        return Hand(
-            number=row.number if number is None else number,
-            names=tuple(seat.player_name for seat in totals.seats),
-            dealer=row.dealer,
-            void_suits=tuple(row.void_suits or (None,) * len(SEATS)),
-            rules=self.session.rules,
-            events=tuple(row.events if events is None else events),
-            notes=tuple(note or "" for note in (row.notes if notes is None else notes)),
-            totals=tuple(seat.points for seat in totals.seats),
-            revision=row.revision,
-            can_redo=bool(row.undone),
+    def settle(self, draft: HandDraft) -> RoundResult:
+        """The session's table: its rules and, with coins on, the balances now."""
+        return selectors.session_settle(
+            self.session,
+            dealer=draft.dealer,
+            void_suits=draft.void_suits,
+            events=draft.events,
+            coins_before=selectors.coin_balances(self.session),
         )
 
-    def _finished(self, round_: Round, names: tuple[str, ...]) -> Hand:
-        """The hand a round just recorded, with the notes its version keeps, for the end card."""
+    def _hand(self, row: HandInProgress, *, ledger_changed: bool = False) -> Hand:
+        """The stored hand with the seats' names (prefetched with the session) and running points (read
+        once a request, and again after a write that changed the ledger)."""
+        if ledger_changed or self._points is None:
+            self._points = selectors.seat_points(self.session)
+        seats = sorted(self.session.seats.all(), key=lambda seat: seat.seat)
+        return Hand(
+            number=row.number,
+            names=tuple(seat.player.name for seat in seats),
+            draft=selectors.hand_draft(row),
+            rules=self.session.rules,
+            totals=self._points,
+        )
+
+    def _finished(self, round_: Round, hand: Hand) -> Hand:
+        """The hand a round recorded, with the notes its version keeps, for the end card."""
         version = round_.versions.order_by("-version").first()
-        notes = list(version.notes or []) if version is not None else []
-        return Hand(
-            number=round_.position,
-            names=names,
+        draft = HandDraft.of(
             dealer=round_.dealer,
-            void_suits=tuple(round_.void_suits or (None,) * len(SEATS)),
-            rules=self.session.rules,
-            events=tuple(round_.events),
-            notes=tuple(
-                str(note or "") for note in (notes + [""] * len(round_.events))[: len(round_.events)]
-            ),
+            void_suits=round_.void_suits,
+            events=round_.events,
+            notes=[str(note or "") for note in (version.notes if version is not None else [])],
         )
+        return Hand(number=round_.position, names=hand.names, draft=draft, rules=self.session.rules)
 
-    def _write(self, write: Callable[..., services.HandOutcome], **arguments: Any) -> services.HandOutcome:
+    def write(self, change: Change, *, revision: int) -> Written:
         try:
-            return write(actor=self.actor, session=self.session, **arguments)
+            outcome = services.hand_write(
+                actor=self.actor,
+                session=self.session,
+                revision=revision,
+                asked=change.asked,
+                transition=change.apply,
+            )
         except StaleHandError as stale:
             raise StaleHand(self.load()) from stale
+        except HandRefusedError as refused:
+            raise refused.error from None  # the engine's refusal, worded as the other stores word it
         except (LedgerRefusal, Forbidden) as refusal:
             raise StoreRefusal(refusal_message(refusal)) from refusal
-
-    def record(self, event: dict[str, Any], note: str, *, revision: int) -> Recorded:
-        outcome = self._write(services.hand_event_add, event=event, note=note or None, revision=revision)
-        hand = self._hand(outcome.hand)
-        return Recorded(
-            hand, self._finished(outcome.round, hand.names) if outcome.round is not None else None
+        hand = self._hand(
+            outcome.hand, ledger_changed=outcome.round is not None or outcome.reopened is not None
         )
+        if outcome.round is None:
+            result = outcome.result if not outcome.replayed else self._settled(hand)
+            return Written(hand, result)
+        finished = self._finished(outcome.round, hand)
+        result = outcome.result if outcome.result is not None else self.settle(finished.draft)
+        return Written(hand, None, finished, result)
 
-    def undo(self, *, revision: int) -> Hand:
-        return self._hand(self._write(services.hand_undo, revision=revision).hand)
+    def _settled(self, hand: Hand) -> RoundResult | None:
+        return self.settle(hand.draft) if hand.events else None
 
-    def redo(self, *, revision: int) -> Hand:
-        return self._hand(self._write(services.hand_redo, revision=revision).hand)
-
-    def next_hand(self, *, revision: int) -> Hand:
+    def next_hand(self, *, revision: int) -> Written:
         """The next hand started when the last one finished: 下一手 only puts the end card away."""
-        return self.load()
+        hand = self.load()
+        return Written(hand, self._settled(hand))
 
-    def finished_before(self, hand: Hand) -> Hand | None:
-        """The hand that finished just before ``hand``, as its round was recorded: the end card a phone
-        shows when it learns by polling that the hand it was showing is over."""
+    def finished_before(self, hand: Hand) -> tuple[Hand, RoundResult] | None:
+        """The hand that finished just before ``hand``, as its round was recorded, with its settlement:
+        the end card a phone shows when it learns by polling that the hand it was showing is over."""
         round_ = selectors.session_rounds(self.session).filter(position=hand.number - 1).first()
-        return self._finished(round_, hand.names) if round_ is not None else None
+        if round_ is None:
+            return None
+        finished = self._finished(round_, hand)
+        return finished, selectors.session_settle(
+            self.session,
+            dealer=round_.dealer,
+            void_suits=round_.void_suits,
+            events=round_.events,
+            coins_before=None,
+        )
 
 
 def _session_for(request: HtmxHttpRequest, session_id: int) -> Session:
@@ -220,7 +247,10 @@ def _live_update(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     hand = store.load()
     shown = request.GET.get("hand", "")
     moved_on = shown.isascii() and shown.isdigit() and len(shown) <= 9 and int(shown) < hand.number
-    board = board_of(hand, store.finished_before(hand) if moved_on else None)
+    board = settled(store, hand)
+    before = store.finished_before(hand) if moved_on else None
+    if before is not None:
+        board = replace(board, finished=before[0], finished_result=before[1])
     page = {**entry_context(board, {}, page_language()), **_page_context(request, session)(board)}
     response = TemplateResponse(request, "web/entry/_update.html", page)
     response[REVISION_HEADER] = str(hand.revision)

@@ -1,14 +1,17 @@
 """Every write of the ledger app: keyword-only, typed, one transaction each (HackSoft style), one module
-per resource (accounts, groups and members, invites, sessions, rounds, the hand in progress; ``checks``
-holds what they share). Callers import the package: ``services.round_record(...)``.
+per resource (accounts, groups and members, invites, sessions, rounds, the hand in progress, an evening
+kept from ``/round/``; ``checks`` holds what they share). Callers import the package:
+``services.round_record(...)``.
 
 Objects arrive already scoped to the actor's groups (the selectors return 404 for anything else);
 services check the actor's role and refuse with ``PermissionDenied``. Bad input raises ``EngineError``
-(a 400 naming the field), a closed session or a reused idempotency key a ``LedgerRefusal`` (409/422).
+(a 400 naming the field), a closed session or a reused idempotency key a ``LedgerRefusal`` (its status:
+``ledger/api/refusals.py``).
 """
 
 from .accounts import account_create
 from .checks import MAX_ID, MAX_NOTE_LENGTH, require_role
+from .evening import HandSoFar, evening_keep
 from .groups import (
     ROLE_RANK,
     group_create,
@@ -19,7 +22,17 @@ from .groups import (
     member_set_role,
     player_add,
 )
-from .hand import HAND_KEY_PREFIX, HandOutcome, hand_event_add, hand_redo, hand_setup, hand_undo
+from .hand import (
+    HAND_KEY_PREFIX,
+    HandOutcome,
+    hand_event_add,
+    hand_event_edit,
+    hand_event_remove,
+    hand_redo,
+    hand_setup,
+    hand_undo,
+    hand_write,
+)
 from .invites import (
     DEFAULT_INVITE_HOURS,
     INVITE_TOKEN_BYTES,
@@ -46,12 +59,17 @@ __all__ = [
     "ROUND_FIELDS",
     "ROUND_REQUIRED",
     "HandOutcome",
+    "HandSoFar",
     "account_create",
+    "evening_keep",
     "group_create",
     "hand_event_add",
+    "hand_event_edit",
+    "hand_event_remove",
     "hand_redo",
     "hand_setup",
     "hand_undo",
+    "hand_write",
     "invitation_accept",
     "invitation_decline",
     "invite_create",

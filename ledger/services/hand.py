@@ -1,10 +1,19 @@
 """The hand in progress.
 
-One row per session (``HandInProgress``). Every write below takes the ``revision`` the writer saw and
-runs under the session's lock: (1) a retry of the last write is answered with what it did, (2) a closed
-session or a stale revision is refused, (3) the change is checked by settling the events it leaves,
-(4) when those events finish the hand, the round is recorded and the next hand starts, in the same
-transaction; (5) the revision moves on.
+One row per session (``HandInProgress``) keeps the engine's ``HandDraft`` of the session's table
+(settlement/engine/draft.py); ``hand_write`` is the pipeline of every write, in this order, under the
+session's lock:
+1. the actor may write, the revision he saw is a whole number, and the write's key is his
+   ``Idempotency-Key`` or, without one, the server's own made from that revision (``HAND_KEY_PREFIX``:
+   Chinese characters, which no HTTP header can carry, so no client key ever takes one);
+2. a retry of the last write (same key, same request) is answered with what it did;
+3. a closed session or a stale revision is refused;
+4. the draft's transition settles the hand once (the session's rules, the coin balances before it);
+   any refusal leaves everything as it was;
+5. when the hand is finished, its round is recorded (for a hand ``hand_undo`` reopened, a new version
+   of that round) and the next hand starts: a client key another round of the session already has is
+   refused (422), never left to the unique constraint;
+6. the row keeps the new draft, and the revision moves on.
 """
 
 from __future__ import annotations
@@ -15,10 +24,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Max
 
-from settlement.engine import DraftRefusal, RoundResult
+from settlement.engine import KEPT, Drafted, DraftRefusal, HandDraft, RoundResult, Settle, StaleDraft
 
-from .. import selectors
+from .. import bounds, selectors
 from ..errors import (
     HandRefusedError,
     IdempotencyKeyReusedError,
@@ -26,22 +36,184 @@ from ..errors import (
     SessionClosedError,
     StaleHandError,
 )
-from ..models import WRITER_ROLES, HandInProgress, Round, Session
+from ..models import WRITER_ROLES, HandInProgress, Round, Session, VersionKind
 from .checks import MAX_ID, _check_dealer, _fingerprint, _is_whole, _note, _refuse_unstorable, require_role
-from .rounds import _round_insert, _settle
+from .rounds import _resettle_later_coins, _round_insert, _settle, _void, _write_version
 from .sessions import _locked
 
-HAND_KEY_PREFIX = "hand-r"  # a write's own key when the client sent none: the revision it was made at
+HAND_KEY_PREFIX = "本手-r"  # a write's own key when the client sent none: the revision it was made at
+
+Transition = Callable[[HandDraft, Settle], Drafted]
 
 
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
-    """What a write to the hand in progress did: the hand as it now stands, the round it recorded when it
-    finished the hand (None otherwise), and whether it was a retry answered without applying anything."""
+    """What a write to the hand in progress did: the hand as it now stands; the round it recorded when it
+    finished the hand (None otherwise); whether it was a retry answered without applying anything; the
+    settlement the write made (of the hand in progress, or of the hand it finished; None on a retry); and
+    the round an undo right after a finished hand reopened."""
 
     hand: HandInProgress
     round: Round | None = None
     replayed: bool = False
+    result: RoundResult | None = None
+    reopened: Round | None = None
+
+
+def hand_write(
+    *,
+    actor: AbstractBaseUser,
+    session: Session,
+    revision: object,
+    asked: Mapping[str, Any],
+    transition: Transition,
+    idempotency_key: str | None = None,
+) -> HandOutcome:
+    """Apply one transition of the engine's draft to the session's hand (the pipeline above). ``asked``
+    says what was asked, for recognising a retry. An undo with nothing to undo right after a finished hand
+    (nothing recorded in the new one yet) takes that hand back: its round is voided, and the hand is in
+    progress again with its finishing event undone."""
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    seen = _revision(revision)
+    key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
+    fingerprint = _fingerprint({**asked, "revision": seen})
+    with transaction.atomic():
+        session = _locked(session)
+        hand = _locked_hand(session)
+        retried = _retried(hand, key, fingerprint, own_key=idempotency_key is not None)
+        if retried is not None:
+            return retried
+        if not session.is_open:
+            raise SessionClosedError()
+        try:
+            draft = selectors.hand_draft(hand).at(seen)
+        except StaleDraft:
+            raise StaleHandError() from None
+        reopened = None
+        try:
+            draft, result = _applied(session, hand, draft, transition)
+        except HandRefusedError as refused:
+            # An undo with nothing to undo right after a finished hand takes that hand back.
+            reopened = _last_finished(session, hand) if refused.error.code == "nothing_to_undo" else None
+            if reopened is None:
+                raise
+            draft, result = _reopen(actor, session, reopened, seen)
+        recorded = (
+            _record_finished(actor, session, hand, draft, result, idempotency_key)
+            if result.finished
+            else None
+        )
+        if recorded is None:
+            _keep(hand, draft, reopened=reopened or hand.reopened)
+        if reopened is not None:
+            hand.number = reopened.position
+        hand.revision = seen + 1
+        hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, recorded
+        hand.save()
+        return HandOutcome(hand=hand, round=recorded, result=result, reopened=reopened)
+
+
+def _applied(session: Session, hand: HandInProgress, draft: HandDraft, transition: Transition) -> Drafted:
+    """The transition, settled once against the coins before the hand (a reopened hand's: before its
+    round); the engine's refusal of the draft itself (nothing to undo...) is a conflict with the hand."""
+    before = hand.reopened.position if hand.reopened_id is not None else None
+    coins_before = selectors.coin_balances(session, before=before)
+
+    def settle(candidate: HandDraft) -> RoundResult:
+        _refuse_unstorable(candidate.body(), "")
+        return _settle(session, candidate.body(), coins_before)
+
+    try:
+        return transition(draft, settle)
+    except DraftRefusal as refusal:
+        raise HandRefusedError(refusal) from None
+
+
+def _keep(hand: HandInProgress, draft: HandDraft, *, reopened: Round | None) -> None:
+    hand.dealer = draft.dealer
+    hand.void_suits = None if draft.void_suits is None else list(draft.void_suits)
+    hand.events, hand.notes = list(draft.events), list(draft.notes)
+    hand.undone = [{"event": undone.event, "note": undone.note} for undone in draft.undone]
+    hand.reopened = reopened
+
+
+def _last_finished(session: Session, hand: HandInProgress) -> Round | None:
+    """The round the hand before this one became, when nothing has been recorded in this one yet and it
+    still counts: what an undo takes back."""
+    last = Round.objects.filter(session=session).order_by("-position").first()
+    if last is None or last.voided or last.position != hand.number - 1:
+        return None
+    return last
+
+
+def _reopen(actor: AbstractBaseUser, session: Session, round_: Round, seen: int) -> Drafted:
+    """The finished hand in progress again: its round voided (a reversal version: the ledger only grows),
+    its events back with the one that finished it undone, so redo records it again."""
+    notes = _void(actor, session, round_)
+    coins_before = selectors.coin_balances(session, before=round_.position)
+    return HandDraft.reopened(
+        dealer=round_.dealer,
+        void_suits=round_.void_suits,
+        events=round_.events,
+        notes=notes,
+        revision=seen,
+        settle=lambda draft: _settle(session, draft.body(), coins_before),
+    )
+
+
+def _record_finished(
+    actor: AbstractBaseUser,
+    session: Session,
+    hand: HandInProgress,
+    draft: HandDraft,
+    result: RoundResult,
+    client_key: str | None,
+) -> Round:
+    """The finished hand as a round, and the next hand started. A hand reopened by undo becomes a new
+    version of its round; any other a new round, keyed by the client's key (refused when another round
+    of the session has it) or else by the server's own, which is its revision's."""
+    body = {**draft.body(), "notes": list(draft.notes)}
+    coins_before = selectors.coin_balances(
+        session, before=hand.reopened.position if hand.reopened_id is not None else None
+    )
+    if hand.reopened_id is not None:
+        recorded = _record_again(actor, session, hand.reopened, body, result, coins_before)
+    else:
+        key = client_key if client_key is not None else f"{HAND_KEY_PREFIX}{draft.revision - 1}"
+        if Round.objects.filter(session=session, idempotency_key=key).exists():
+            if client_key is not None:
+                raise IdempotencyKeyReusedError()
+            key = None  # only a crafted group file can hold the server's key: record without one
+        recorded = _round_insert(
+            actor,
+            session,
+            body,
+            result,
+            coins_before,
+            key=key,
+            fingerprint=_fingerprint(draft.body()),  # as POST rounds/ would fingerprint the same round
+        )
+    _start_next_hand(hand, recorded, result)
+    return recorded
+
+
+def _record_again(
+    actor: AbstractBaseUser,
+    session: Session,
+    round_: Round,
+    body: Mapping[str, Any],
+    result: RoundResult,
+    coins_before: list[int] | None,
+) -> Round:
+    """A reopened hand finished again: a new version of its round, counting again."""
+    round_.version += 1
+    _write_version(actor, round_, VersionKind.CORRECTED, round_.version, body, result, coins_before)
+    round_.dealer, round_.void_suits, round_.events = body["dealer"], body["void_suits"], body["events"]
+    round_.voided = False
+    round_.save(update_fields=["dealer", "void_suits", "events", "version", "voided"])
+    _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "events")
+    return round_
 
 
 def hand_event_add(
@@ -59,45 +231,84 @@ def hand_event_add(
     nothing changes). The redo list is cleared: a new event replaces whatever was undone.
     """
     note = _note(note)
-    request = {"add": event, "note": note}
+    return hand_write(
+        actor=actor,
+        session=session,
+        revision=revision,
+        asked={"add": event, "note": note},
+        transition=lambda draft, settle: draft.record(event, note, settle=settle),
+        idempotency_key=idempotency_key,
+    )
 
-    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
-        _refuse_unstorable(event, f"events[{len(hand.events)}]")
-        return [*hand.events, event], [*hand.notes, note], []
 
-    return _hand_write(actor, session, revision, idempotency_key, request, change)
+def hand_event_edit(
+    *,
+    actor: AbstractBaseUser,
+    session: Session,
+    index: int,
+    event: object,
+    revision: object,
+    note: object = None,
+    idempotency_key: str | None = None,
+) -> HandOutcome:
+    """Replace event ``index`` in place, keeping the events after it; the whole hand is settled again."""
+    note = _note(note)
+    return hand_write(
+        actor=actor,
+        session=session,
+        revision=revision,
+        asked={"edit": index, "event": event, "note": note},
+        transition=lambda draft, settle: draft.edit(index, event, note, settle=settle),
+        idempotency_key=idempotency_key,
+    )
+
+
+def hand_event_remove(
+    *,
+    actor: AbstractBaseUser,
+    session: Session,
+    index: int,
+    revision: object,
+    idempotency_key: str | None = None,
+) -> HandOutcome:
+    """Take event ``index`` out, keeping the events after it; the whole hand is settled again."""
+    return hand_write(
+        actor=actor,
+        session=session,
+        revision=revision,
+        asked={"remove": index},
+        transition=lambda draft, settle: draft.remove(index, settle=settle),
+        idempotency_key=idempotency_key,
+    )
 
 
 def hand_undo(
     *, actor: AbstractBaseUser, session: Session, revision: object, idempotency_key: str | None = None
 ) -> HandOutcome:
-    """Take back the hand's last event (it goes onto the redo list). A finished hand is a round already:
-    it is corrected from the history, not undone."""
-
-    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
-        if not hand.events:
-            raise HandRefusedError(DraftRefusal("nothing_to_undo", field="events"))
-        undone = {"event": hand.events[-1], "note": hand.notes[-1]}
-        return hand.events[:-1], hand.notes[:-1], [*hand.undone, undone]
-
-    return _hand_write(actor, session, revision, idempotency_key, {"undo": True}, change)
+    """Take back the hand's last event (it goes onto the redo list); right after a finished hand, take
+    that hand back (its round voided, the hand in progress again with its last event undone)."""
+    return hand_write(
+        actor=actor,
+        session=session,
+        revision=revision,
+        asked={"undo": True},
+        transition=lambda draft, settle: draft.undo(settle=settle),
+        idempotency_key=idempotency_key,
+    )
 
 
 def hand_redo(
     *, actor: AbstractBaseUser, session: Session, revision: object, idempotency_key: str | None = None
 ) -> HandOutcome:
     """Replay the event undone last, checked by the engine again like any event."""
-
-    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
-        if not hand.undone:
-            raise HandRefusedError(DraftRefusal("nothing_to_redo", field="undone"))
-        redone = hand.undone[-1]
-        return [*hand.events, redone["event"]], [*hand.notes, redone["note"]], hand.undone[:-1]
-
-    return _hand_write(actor, session, revision, idempotency_key, {"redo": True}, change)
-
-
-_UNCHANGED: Any = object()
+    return hand_write(
+        actor=actor,
+        session=session,
+        revision=revision,
+        asked={"redo": True},
+        transition=lambda draft, settle: draft.redo(settle=settle),
+        idempotency_key=idempotency_key,
+    )
 
 
 def hand_setup(
@@ -105,79 +316,26 @@ def hand_setup(
     actor: AbstractBaseUser,
     session: Session,
     revision: object,
-    dealer: object = _UNCHANGED,
-    void_suits: object = _UNCHANGED,
+    dealer: object = KEPT,
+    void_suits: object = KEPT,
     idempotency_key: str | None = None,
 ) -> HandOutcome:
     """Choose the hand's dealer and void suits (定缺), before its first event; either may be left out."""
-    request = {
-        "setup": {
-            key: value
-            for key, value in (("dealer", dealer), ("void_suits", void_suits))
-            if value is not _UNCHANGED
-        }
+    if dealer is not KEPT:
+        _check_dealer(dealer)
+    if void_suits is not KEPT:
+        _refuse_unstorable(void_suits, "void_suits")
+    chosen = {
+        key: value for key, value in (("dealer", dealer), ("void_suits", void_suits)) if value is not KEPT
     }
-
-    def change(hand: HandInProgress) -> tuple[list[Any], list[Any], list[Any]]:
-        if hand.events:
-            raise HandRefusedError(DraftRefusal("hand_started", field="events"))
-        if dealer is not _UNCHANGED:
-            _check_dealer(dealer)
-            hand.dealer = dealer  # type: ignore[assignment]
-        if void_suits is not _UNCHANGED:
-            _refuse_unstorable(void_suits, "void_suits")
-            hand.void_suits = void_suits
-        return [], [], []  # the undone events belonged to the old seating: redo could mislead
-
-    return _hand_write(actor, session, revision, idempotency_key, request, change)
-
-
-def _hand_write(
-    actor: AbstractBaseUser,
-    session: Session,
-    revision: object,
-    idempotency_key: str | None,
-    request: Mapping[str, Any],
-    change: Callable[[HandInProgress], tuple[list[Any], list[Any], list[Any]]],
-) -> HandOutcome:
-    """The pipeline of every hand write (see above); ``change`` returns the events, notes and redo list the
-    write leaves (or raises to refuse it)."""
-    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
-    seen = _revision(revision)
-    key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
-    fingerprint = _fingerprint({**request, "revision": seen})
-    with transaction.atomic():
-        session = _locked(session)
-        hand = _locked_hand(session)
-        retried = _retried(hand, key, fingerprint, own_key=idempotency_key is not None)
-        if retried is not None:
-            return retried
-        if not session.is_open:
-            raise SessionClosedError()
-        if seen != hand.revision:
-            raise StaleHandError()
-        events, notes, undone = change(hand)
-        body = {"dealer": hand.dealer, "void_suits": hand.void_suits, "events": events}
-        coins_before = selectors.coin_balances(session)
-        result = _settle(session, body, coins_before)
-        recorded = None
-        if result.finished:
-            recorded = _round_insert(
-                actor,
-                session,
-                {**body, "notes": notes},
-                result,
-                coins_before,
-                key=key,
-                fingerprint=_fingerprint(body),  # as POST rounds/ would fingerprint the same round
-            )
-            _start_next_hand(hand, recorded, result)
-        else:
-            hand.events, hand.notes, hand.undone = events, notes, undone
-        hand.revision += 1
-        hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, recorded
-        hand.save()
-        return HandOutcome(hand=hand, round=recorded)
+    return hand_write(
+        actor=actor,
+        session=session,
+        revision=revision,
+        asked={"setup": chosen},
+        transition=lambda draft, settle: draft.set_up(dealer=dealer, void_suits=void_suits, settle=settle),
+        idempotency_key=idempotency_key,
+    )
 
 
 def _locked_hand(session: Session) -> HandInProgress:
@@ -204,13 +362,17 @@ def _retried(hand: HandInProgress, key: str, fingerprint: str, *, own_key: bool)
 
 
 def _start_next_hand(hand: HandInProgress, finished: Round, result: RoundResult) -> None:
-    """The hand after ``finished``: the next number, the dealer the engine suggests (the same dealer when
-    it suggests none: the dice rule), no events, void suits to be chosen again."""
-    hand.number = finished.position + 1
+    """The hand after the session's last round: the next number, the dealer the engine suggests for
+    ``finished`` (the same dealer when it suggests none: the dice rule), no events, void suits to be
+    chosen again."""
+    hand.number = (
+        Round.objects.filter(session=hand.session_id).aggregate(last=Max("position"))["last"] or 0
+    ) + 1
     if result.next_dealer is not None:
         hand.dealer = result.next_dealer
     hand.void_suits = None
     hand.events, hand.notes, hand.undone = [], [], []
+    hand.reopened = None
 
 
 def _revision(value: object) -> int:

@@ -166,16 +166,24 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     session, round_ = _locked_round(round_)
     if round_.voided:
         return round_
-    body = {**_body_of(round_), "notes": _current_notes(round_)}
+    _void(actor, session, round_)
+    _hand_follows_ledger(session)
+    return round_
+
+
+def _void(actor: AbstractBaseUser, session: Session, round_: Round) -> list[Any]:
+    """The voided version of a round (under the session's lock); the notes of the version it reverses."""
+    notes = _current_notes(round_)
     version = round_.version + 1
-    _write_version(actor, round_, VersionKind.VOIDED, version, body, None, None)
+    _write_version(
+        actor, round_, VersionKind.VOIDED, version, {**_body_of(round_), "notes": notes}, None, None
+    )
     round_.voided = True
     round_.version = version
     round_.save(update_fields=["voided", "version"])
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "round")
-    _hand_follows_ledger(session)
-    return round_
+    return notes
 
 
 def _body_of(round_: Round) -> dict[str, Any]:
@@ -263,7 +271,7 @@ def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Ro
         body = {**_body_of(round_), "notes": notes}
         result = _settle(session, body, balances)
         coins = result.coins
-        assert coins is not None  # the session has coins, so the engine settled them
+        assert coins is not None  # noqa: S101 - the session has coins, so the engine settled them
         stored = stored_result["coins"]
         if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
             round_.version += 1

@@ -65,7 +65,7 @@ def score_winner(
     ``events[index].winners[position].hand``."""
     path = f"events[{index}].winners[{position}]"
     if winner.hand is None:
-        assert winner.fan is not None  # the parser guarantees one of the two
+        assert winner.fan is not None  # noqa: S101 - the parser guarantees one of the two
         return _entered(winner.player, winner.fan, rules, f"{path}.fan", index)
     try:
         result = score_hand(
@@ -151,7 +151,7 @@ def readiness(
 ) -> Readiness:
     """Decide 花猪 / ready / best fan from the player's tiles, or take the status as entered."""
     if report.hand is None:
-        assert report.status is not None
+        assert report.status is not None  # noqa: S101 - the parser guarantees a status without a hand
         fan = report.fan if report.status is DrawStatus.READY else None
         points = 0 if fan is None else check_payment(rules.amount(fan), f"{path}.fan", index)
         return Readiness(report.player, report.status, fan, points, "status")

@@ -206,12 +206,12 @@ def _shares(
             if situation is Situation.DIAN_GANG_HUA_DIANPAO and kong is not None
             else event.discarder
         )
-        assert feeder is not None
+        assert feeder is not None  # noqa: S101 - the situation implies a feeder
         return Shares((feeder,), feeder, bonus)
     if situation is Situation.ROBBED_BAO:
         return Shares(opponents, event.discarder, bonus)  # co-robbers and the robbed himself included
     if situation is Situation.DIAN_GANG_HUA_BAO:
-        assert kong is not None
+        assert kong is not None  # noqa: S101 - the situation implies a kong
         return Shares(opponents, kong.feeder, bonus)
     return Shares(opponents, None, bonus)
 

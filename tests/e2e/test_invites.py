@@ -69,7 +69,7 @@ def test_the_invite_page_makes_a_link_with_its_qr_code_and_revokes_it(phone_page
     page = phone_page
     log_in(page.context, table["owner"], live_server.url)
     page.goto(f"{live_server.url}/sessions/{table['session'].pk}/invite/")
-    page.get_by_text("观看：实时看分").click()
+    page.get_by_text("观众：实时看分").click()
     page.get_by_role("button", name="生成链接").click()
     expect(page.locator(".invite-link__qr svg")).to_have_count(1)
     link = page.locator(".invite-link__url").input_value()
@@ -192,7 +192,7 @@ def test_the_group_page_shows_its_links_and_leads_to_making_one(phone_page: Page
     invites = page.locator("#invites")
     expect(invites).to_contain_text("目前没有可用的链接。")
     invites.get_by_role("link", name="为“第一场”生成链接").click()
-    page.get_by_text("观看：实时看分").click()
+    page.get_by_text("观众：实时看分").click()
     page.get_by_role("button", name="生成链接").click()
     link = page.locator(".invite-link__url").input_value()
 

@@ -105,7 +105,7 @@ def test_three_phones_follow_one_table_one_from_the_invite_qr_code(phones: Phone
     a viewer link, the viewer's phone opens what the QR code says, the owner's phone has the session page;
     a kong and then a win on the scorekeeper's show on both others without a reload."""
     keeper = phones.open(table["keeper"], reverse("session-invite", args=[table["session"].pk]))
-    keeper.get_by_text("观看：实时看分").click()
+    keeper.get_by_text("观众：实时看分").click()
     keeper.get_by_role("button", name="生成链接").click()
     [link] = decoded_qr(keeper)
     assert link == keeper.locator(".invite-link__url").input_value() and "/join/" in link

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from calculator.engine import EngineError
-from ledger import selectors, services
+from ledger import integrity, selectors, services
 from ledger.errors import (
     HandRefusedError,
     IdempotencyKeyReusedError,
@@ -186,11 +186,35 @@ def test_there_is_nothing_to_undo_in_a_hand_just_started(owner, session):
         services.hand_undo(actor=owner, session=session, revision=0)
 
 
-def test_a_finished_hand_is_not_undone(owner, session):
-    add(owner, session, DRAW_WITH_PIG["events"][0])
+def test_undo_right_after_a_finished_hand_takes_it_back_and_redo_records_it_again(owner, session):
+    add(owner, session, KONG, note="小李 暗杠")
+    finished = add(owner, session, DRAW_WITH_PIG["events"][0], note="流局").round
+    assert finished is not None and selectors.session_totals(session).seats[1].points != 0
+    reopened = services.hand_undo(actor=owner, session=session, revision=hand(session).revision)
+    assert reopened.reopened == finished and reopened.round is None
+    state = hand(session)
+    assert (state.number, state.events, state.notes, state.can_redo) == (1, (KONG,), ("小李 暗杠",), True)
+    finished.refresh_from_db()
+    assert finished.voided and finished.versions.count() == 2  # a reversal version: nothing is deleted
+    kong_only = [points for points in (-2, 6, -2, -2)]
+    assert [seat.points for seat in selectors.session_totals(session).seats] == [0, 0, 0, 0]
+    assert state.preview["net"] == kong_only
+    again = services.hand_redo(actor=owner, session=session, revision=state.revision)
+    assert again.round == finished and Round.objects.count() == 1
+    finished.refresh_from_db()
+    assert (
+        not finished.voided
+        and finished.version == 3
+        and finished.versions.last().notes == ["小李 暗杠", "流局"]
+    )
+    assert hand(session).number == 2
+    session.refresh_from_db()
+    assert list(integrity.verify_session(session)) == []
+
+
+def test_undo_in_a_hand_just_started_with_nothing_before_it_has_nothing_to_undo(owner, session):
     with pytest.raises(HandRefusedError, match="no event to undo"):
-        services.hand_undo(actor=owner, session=session, revision=hand(session).revision)
-    assert Round.objects.count() == 1
+        services.hand_undo(actor=owner, session=session, revision=0)
 
 
 def test_the_dealer_and_void_suits_are_set_before_the_first_event(owner, session):

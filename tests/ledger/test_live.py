@@ -67,7 +67,7 @@ def test_the_board_says_in_a_players_words_what_this_hand_holds_and_who_may_reco
     services.hand_event_add(actor=owner, session=session, event=concealed, revision=before + 1)
     page = client.get(f"/join/{link.token}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "本手已记 2 笔" in page and "件事" not in page  # entries of a score sheet, not "two matters"
-    assert "你在用观看链接看这一场：只有记分员能记分。" in page
+    assert "你在用观众链接看这一场：只有记分员能记分。" in page
 
 
 def test_a_round_recorded_elsewhere_moves_the_board_too(client, link, owner, session):

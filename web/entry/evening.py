@@ -13,11 +13,11 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from calculator.engine import Preset
-from settlement.engine import settle_from_payload
+from calculator.engine import Preset, rules_from
+from settlement.engine import HandDraft, RoundResult, StaleDraft, Undone, settle_round
 from web.seats import DEFAULT_NAMES, SEATS, seat_names
 
-from .store import Hand, Recorded, StaleHand
+from .store import Change, Hand, StaleHand, Written, kept_open
 
 KEY = "sczmj.evening"
 
@@ -54,24 +54,41 @@ class EveningStore:
 
     # -- reading ---------------------------------------------------------------------------------------
 
+    @property
+    def rules(self) -> dict[str, Any]:
+        rules = self.data.get("rules")
+        return rules if isinstance(rules, dict) else {"preset": Preset.CHENGDU.value}
+
     def load(self) -> Hand:
         data = self.data
         events = tuple(event for event in data.get("events", ()) if isinstance(event, dict))
         notes = tuple(str(note) for note in data.get("notes", ()))
         dealer = data.get("dealer")
-        return Hand(
-            number=max(int(data.get("number", 1)) if isinstance(data.get("number"), int) else 1, 1),
-            names=seat_names(data.get("names") or ()),
+        number = data.get("number")
+        revision = data.get("revision")
+        draft = HandDraft.of(
             dealer=dealer if dealer in SEATS else 0,
             void_suits=_suits(data.get("void_suits")),
-            rules=data.get("rules")
-            if isinstance(data.get("rules"), dict)
-            else {"preset": Preset.CHENGDU.value},
             events=events,
             notes=(notes + ("",) * len(events))[: len(events)],
+            undone=self._undone(),
+            revision=revision if isinstance(revision, int) and not isinstance(revision, bool) else 0,
+        )
+        return Hand(
+            number=max(number, 1) if isinstance(number, int) else 1,
+            names=seat_names(data.get("names") or ()),
+            draft=draft,
+            rules=self.rules,
             totals=_ints(data.get("totals"), len(SEATS), 0),
-            revision=data.get("revision", 0) if isinstance(data.get("revision"), int) else 0,
-            can_redo=bool(self._undone()),
+        )
+
+    def settle(self, draft: HandDraft) -> RoundResult:
+        """The evening's table: its own rules, no coins."""
+        return settle_round(
+            dealer=draft.dealer,
+            void_suits=draft.void_suits,
+            events=draft.events,
+            rules=rules_from(self.rules),
         )
 
     def finished_hands(self) -> tuple[FinishedHand, ...]:
@@ -93,83 +110,67 @@ class EveningStore:
                 )
         return tuple(hands)
 
-    def _undone(self) -> list[list[Any]]:
-        undone = self.data.get("undone", [])
-        return [
-            entry
-            for entry in undone
+    def _undone(self) -> tuple[Undone, ...]:
+        return tuple(
+            Undone(entry[0], str(entry[1]))
+            for entry in self.data.get("undone", [])
             if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], dict)
-        ]
+        )
 
     # -- writing ---------------------------------------------------------------------------------------
 
     def _save(self, hand: Hand, **fields: Any) -> Hand:
+        """Keep ``hand`` (its draft's revision is the one it now has)."""
+        draft = hand.draft
         self.data.update(
-            dealer=hand.dealer,
+            dealer=draft.dealer,
             void_suits=list(hand.void_suits),
             rules=dict(hand.rules),
-            events=list(hand.events),
+            events=list(draft.events),
             notes=list(hand.notes),
+            undone=[[undone.event, undone.note or ""] for undone in draft.undone],
             totals=list(hand.totals),
             number=hand.number,
-            revision=hand.revision + 1,
+            revision=draft.revision,
             **fields,
         )
         self.session[KEY] = self.data
-        return self.load()
+        return hand
 
     def _current(self, revision: int) -> Hand:
         hand = self.load()
-        if revision != hand.revision:
-            raise StaleHand(hand)
+        try:
+            hand.draft.at(revision)
+        except StaleDraft as stale:
+            raise StaleHand(hand) from stale
         return hand
 
-    def record(self, event: dict[str, Any], note: str, *, revision: int) -> Recorded:
+    def write(self, change: Change, *, revision: int) -> Written:
         hand = self._current(revision)
-        longer = replace(hand, events=(*hand.events, event), notes=(*hand.notes, note))
-        result = settle_from_payload(longer.settle_body()).to_dict()  # EngineError: nothing is saved
-        saved = self._save(longer, undone=[])
-        return Recorded(saved, saved if result["finished"] else None)
+        draft, result = change.apply(hand.draft, self.settle)  # EngineError: nothing is saved
+        return kept_open(self._save(replace(hand, draft=draft)), result)
 
-    def undo(self, *, revision: int) -> Hand:
-        hand = self._current(revision)
-        if not hand.events:
-            return hand
-        undone = [*self._undone(), [hand.events[-1], hand.notes[-1]]]
-        return self._save(replace(hand, events=hand.events[:-1], notes=hand.notes[:-1]), undone=undone)
-
-    def redo(self, *, revision: int) -> Hand:
-        hand = self._current(revision)
-        undone = self._undone()
-        if not undone:
-            return hand
-        event, note = undone[-1]
-        longer = replace(hand, events=(*hand.events, event), notes=(*hand.notes, str(note)))
-        settle_from_payload(longer.settle_body())
-        return self._save(longer, undone=undone[:-1])
-
-    def next_hand(self, *, revision: int) -> Hand:
+    def next_hand(self, *, revision: int) -> Written:
         """下一手: the totals carry the finished hand, the engine's suggested dealer deals (the same one
         when the rules leave it to the dice)."""
         hand = self._current(revision)
-        result = settle_from_payload(hand.settle_body()).to_dict()
-        if not result["finished"]:
-            return hand
+        result = self.settle(hand.draft) if hand.events else None
+        if result is None or not result.finished:
+            return kept_open(hand, result) if result else Written(hand, None)
         finished = {
             "dealer": hand.dealer,
             "void_suits": list(hand.void_suits),
             "events": list(hand.events),
             "notes": list(hand.notes),
         }
+        dealer = result.next_dealer if result.next_dealer is not None else hand.dealer
         fresh = replace(
             hand,
             number=hand.number + 1,
-            dealer=result["next_dealer"] if result["next_dealer"] is not None else hand.dealer,
-            events=(),
-            notes=(),
-            totals=tuple(total + net for total, net in zip(hand.totals, result["net"], strict=True)),
+            draft=HandDraft(dealer, hand.draft.void_suits, revision=hand.revision + 1),
+            totals=tuple(total + net for total, net in zip(hand.totals, result.net, strict=True)),
         )
-        return self._save(fresh, undone=[], hands=[*self.data.get("hands", []), finished])
+        return Written(self._save(fresh, hands=[*self.data.get("hands", []), finished]), None)
 
     def set_table(
         self,
@@ -181,19 +182,18 @@ class EveningStore:
     ) -> Hand:
         """座位与规则: the table's names, dealer, void suits and rules.
 
-        Events already entered stay; if they no longer settle under the new table, the page shows the
-        engine's message and changing back restores them."""
+        Events already entered stay, and so does what 撤销 took back; if they no longer settle under the
+        new table, the page shows the engine's message and changing back restores them."""
         hand = self.load()
-        table = replace(
-            hand, names=seat_names(names), dealer=dealer, void_suits=tuple(void_suits), rules=dict(rules)
-        )
+        draft = replace(hand.draft, dealer=dealer, void_suits=tuple(void_suits))
+        table = replace(hand, names=seat_names(names), draft=draft, rules=dict(rules))
         if table == hand:
             return hand
         # A seat left with its wind keeps no name, so it follows the page's language (东 / East).
         self.data["names"] = [
             typed if typed != str(DEFAULT_NAMES[seat]) else "" for seat, typed in enumerate(table.names)
         ]
-        return self._save(table)
+        return self._save(replace(table, draft=replace(draft, revision=draft.revision + 1)))
 
     def clear(self) -> None:
         """Forget the evening (once it is saved into a group)."""

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from calculator.engine import PATTERN_BY_KEY, Rules
-from settlement.engine import DrawStatus, EventKind, KongKind, Reason
+from settlement.engine import DrawStatus, DrawSummary, EscapeSummary, EventKind, KongKind, Reason, RoundResult
 from web.names import in_language
 
 from .events import TILES_LEFT_NOT_COUNTED, QuickEntry, notes_of, win_situation
@@ -245,15 +245,15 @@ def event_views(
     return tuple(views)
 
 
-def end_reason(result: Mapping[str, Any], names: Sequence[str]) -> str:
+def end_reason(result: RoundResult, names: Sequence[str]) -> str:
     """Why the hand is over (RULES.md 5): after three wins no 流局 checks follow, which players ask about."""
-    if not result["finished"] or not result["events"]:
+    if not result.finished or not result.events:
         return ""
-    last = result["events"][-1]
-    if last["type"] == "escape":
-        return _("%(player)s left: the hand is over.") % {"player": names[last["player"]]}
-    if last["type"] == "draw":
+    last = result.events[-1]
+    if isinstance(last, EscapeSummary):
+        return _("%(player)s left: the hand is over.") % {"player": names[last.player]}
+    if isinstance(last, DrawSummary):
         return _("The wall is empty: flower pigs, readiness (查叫) and kong refunds (退税) are settled.")
-    if len(result["state"]["winners"]) >= len(names) - 1:
+    if len(result.winners) >= len(names) - 1:
         return _("Three players have won: the hand is over, with no draw checks (查叫) for the last one.")
     return _("A win ends the hand (normal mode).")

@@ -25,7 +25,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
 from calculator.engine import PATTERN_BY_KEY, EngineError
-from settlement.engine import NEAR_THE_END, robbed_kong_voided, settle_from_payload
+from settlement.engine import NEAR_THE_END, Drafted, HandDraft, RoundResult, Settle
 from web.htmx import HtmxHttpRequest
 from web.language import page_language
 from web.names import in_language
@@ -44,58 +44,54 @@ from .events import (
     table_rules,
 )
 from .explain import EVENT_LABELS, KONG_LABELS, STATUS_LABELS, EventView, end_reason, event_views
-from .store import Hand, HandStore, Recorded, StaleHand, StoreRefusal
+from .store import Change, Hand, HandStore, StaleHand, StoreRefusal, Written
 
 WRITES = ("record", "undo", "redo", "next")
 
 
-def settle(hand: Hand, events: tuple[dict[str, Any], ...] | None = None) -> dict[str, Any]:
-    return settle_from_payload(hand.settle_body(events)).to_dict()
-
-
-def robbed_kong_undone(hand: Hand, event: Mapping[str, Any]) -> bool:
-    """Whether a robbing win takes back the added kong that is the hand's last event (the engine decides:
-    RULES.md 4.5). At the table the 弯杠 is recorded as it is declared, before anyone says 抢杠, so the
-    entry undoes that kong before the win."""
-    return bool(hand.events) and robbed_kong_voided(hand.events[-1], event)
-
-
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One render of the entry: the hand, the engine's settlement of it, and what the tap brought."""
+    """One render of the entry: the hand, its settlement (None while it has no event, or when the engine
+    no longer accepts it: then ``error`` says why), and what the tap brought."""
 
     hand: Hand
-    result: dict[str, Any] | None
+    result: RoundResult | None
     finished: Hand | None = None  # the hand the end card explains
-    finished_result: dict[str, Any] | None = None
+    finished_result: RoundResult | None = None
     error: str = ""
     notice: str = ""
     preview: tuple[EventView, ...] = ()
     hint: str = ""
 
 
-def board_of(hand: Hand, finished: Hand | None = None, **extra: Any) -> Board:
-    """The hand settled by the engine; a hand it no longer accepts (rules changed) shows its message."""
+def settled(store: HandStore, hand: Hand) -> Board:
+    """The hand as the store's table settles it (once; an empty hand needs no settling); a hand the
+    engine no longer accepts (rules changed) shows its message."""
+    if not hand.events:
+        return Board(hand, None)
     try:
-        result: dict[str, Any] | None = settle(hand)
+        result = store.settle(hand.draft)
     except EngineError as error:
-        return Board(hand, None, error=error.localized(page_language()), **extra)
-    if finished is None and result and result["finished"]:
-        finished = hand
-    finished_result = result if finished is hand else settle(finished) if finished else None
-    return Board(hand, result, finished, finished_result, **extra)
+        return Board(hand, None, error=error.localized(page_language()))
+    return Board(hand, result, *((hand, result) if result.finished else ()))
 
 
-def seats_of(hand: Hand, result: Mapping[str, Any] | None) -> tuple[SeatView, ...]:
-    state = result["state"] if result else {"winners": [], "escaped": []}
-    net = result["net"] if result else [0] * len(SEATS)
+def written(done: Written, **extra: Any) -> Board:
+    """The board of a write: the settlement the write made, rendered as it is (nothing settled again)."""
+    return Board(done.hand, done.result, done.finished, done.finished_result, **extra)
+
+
+def seats_of(hand: Hand, result: RoundResult | None) -> tuple[SeatView, ...]:
+    winners = result.state.winners if result else ()
+    escaped = result.state.escaped if result else ()
+    net = result.net if result else (0,) * len(SEATS)
     return tuple(
         SeatView(
             seat=seat,
             name=hand.names[seat],
             dealer=seat == hand.dealer,
-            won=seat in state["winners"],
-            escaped=seat in state["escaped"],
+            won=seat in winners,
+            escaped=seat in escaped,
             net=net[seat],
             total=hand.totals[seat] + net[seat],
             void=hand.void_suits[seat],
@@ -162,17 +158,20 @@ def entry_context(board: Board, choices: Mapping[str, Any], language: str) -> di
     hand, result = board.hand, board.result
     seats = seats_of(hand, result)
     rules = table_rules(hand.rules)
-    finished = board.finished
-    finished_seats = seats_of(finished, board.finished_result) if finished else ()
+    finished, finished_result = board.finished, board.finished_result
+    finished_seats = seats_of(finished, finished_result) if finished else ()
+    answer = result.to_dict() if result else None  # the explanations read the settle response (explain.py)
+    finished_answer = (
+        answer if finished_result is result else finished_result.to_dict() if finished_result else None
+    )
     return {
         "hand": hand,
-        "result": result,
         "seats": seats,
         "out_seats": " ".join(str(seat.seat) for seat in seats if not seat.active),
         "rows": choice_rows(seats, choices),
         "seat_forms": seat_forms(seats, choices),
         "choices": choices,
-        "events": event_views(result, hand.notes, hand.names, rules, language) if result else (),
+        "events": event_views(answer, hand.notes, hand.names, rules, language) if answer else (),
         "error": board.error,
         "notice": board.notice,
         "preview": board.preview,
@@ -181,14 +180,12 @@ def entry_context(board: Board, choices: Mapping[str, Any], language: str) -> di
         "finished_seats": finished_seats,
         "finished_events": (
             event_views(
-                board.finished_result, finished.notes, finished.names, table_rules(finished.rules), language
+                finished_answer, finished.notes, finished.names, table_rules(finished.rules), language
             )
-            if finished and board.finished_result
+            if finished and finished_answer
             else ()
         ),
-        "end_reason": end_reason(board.finished_result, finished.names)
-        if finished and board.finished_result
-        else "",
+        "end_reason": end_reason(finished_result, finished.names) if finished and finished_result else "",
         "next_dealer": next_dealer_name(board),
         "dealer_name": hand.names[hand.dealer],
         "event_kinds": [(kind, EVENT_LABELS[kind]) for kind in EVENT_KINDS],
@@ -209,21 +206,24 @@ def next_dealer_name(board: Board) -> str | None:
         return None
     if board.finished is not board.hand:
         return board.hand.names[board.hand.dealer]
-    seat = board.finished_result["next_dealer"]
+    seat = board.finished_result.next_dealer
     return board.hand.names[seat] if seat is not None else None
+
+
+def _active(board: Board | None) -> tuple[int, ...]:
+    return board.result.state.active if board is not None and board.result else tuple(SEATS)
 
 
 def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language: str) -> Board:
     """The points the event being entered would bring, or what it still lacks; nothing is written."""
-    board = board_of(hand)
-    if board.result is None or board.finished is not None:
+    board = settled(store, hand)
+    if board.error or board.finished is not None:
         return board
     try:
-        event, note = build_event(choices, table_rules(hand.rules), tuple(board.result["state"]["active"]))
-        base = hand.events[:-1] if robbed_kong_undone(hand, event) else hand.events
-        notes = hand.notes[: len(base)]
-        longer = replace(hand, events=(*base, event), notes=(*notes, note))
-        views = event_views(settle(longer), longer.notes, longer.names, table_rules(hand.rules), language)
+        event, note = build_event(choices, table_rules(hand.rules), _active(board))
+        longer, result = hand.draft.replace_robbed_kong(event, note, settle=store.settle)
+        shown = replace(hand, draft=longer)
+        views = event_views(result.to_dict(), shown.notes, shown.names, table_rules(hand.rules), language)
     except ChoiceMissing as missing:
         return replace(board, hint=str(missing.message))
     except EngineError as error:
@@ -231,50 +231,60 @@ def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language:
     return replace(board, preview=views[-1:])
 
 
-def _record(store: HandStore, hand: Hand, choices: Mapping[str, Any], revision: int, language: str) -> Board:
-    board = board_of(hand)
-    if board.result is None:
+def _record(store: HandStore, choices: Mapping[str, Any], revision: int) -> Board:
+    """The event entered, recorded: one write, one settlement. A win that robs the 弯杠 entered last
+    replaces it in the same write (the engine's ``replace_robbed_kong``), so no phone ever sees the robbed
+    kong standing beside the win. Only a 流局 or an escape near the end needs the hand settled first: it
+    asks the seats still in play."""
+    needs_active = str(choices.get("ev_type")) in ("draw", "escape")
+    hand = store.load() if needs_active else None
+    board = settled(store, hand) if hand is not None else None
+    if board is not None and board.error:
         return board
     try:
-        event, note = build_event(choices, table_rules(hand.rules), tuple(board.result["state"]["active"]))
-        if robbed_kong_undone(hand, event):
-            revision = store.undo(revision=revision).revision
-        recorded: Recorded = store.record(event, note, revision=revision)
+        event, note = build_event(choices, table_rules(store.rules), _active(board))
     except ChoiceMissing as missing:
-        return replace(board, error=str(missing.message))
-    return board_of(recorded.hand, recorded.finished)
+        return replace(board or settled(store, store.load()), error=str(missing.message))
+
+    def enter(draft: HandDraft, settle: Settle) -> Drafted:
+        return draft.replace_robbed_kong(event, note, settle=settle)
+
+    return written(store.write(Change({"enter": event, "note": note}, enter), revision=revision))
 
 
-ACTIONS: Mapping[str, Callable[[HandStore, int], Hand]] = {
-    "undo": lambda store, revision: store.undo(revision=revision),
-    "redo": lambda store, revision: store.redo(revision=revision),
-    "next": lambda store, revision: store.next_hand(revision=revision),
+CHANGES: Mapping[str, Change] = {
+    "undo": Change({"undo": True}, lambda draft, settle: draft.undo(settle=settle)),
+    "redo": Change({"redo": True}, lambda draft, settle: draft.redo(settle=settle)),
 }
 
 
-def posted_revision(data: Mapping[str, Any], hand: Hand) -> int:
+def posted_revision(data: Mapping[str, Any], store: HandStore) -> int:
+    """The revision the page saw (a write without one is made against the hand as it is now)."""
     raw = str(data.get("revision", ""))
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else hand.revision
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else store.load().revision
 
 
 def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str) -> Board:
-    """Carry out one tap on the store; a stale revision or a refusal leaves the hand as it is."""
-    hand = store.load()
-    revision = posted_revision(data, hand)
+    """Carry out one tap on the store; a stale revision or a refusal leaves the hand as it is. A write
+    reads nothing before it: the store reads the hand under its lock, and the page renders the write."""
     try:
         if action == "preview":
-            return _preview(store, hand, data, language)
+            return _preview(store, store.load(), data, language)
         if action == "record":
-            return _record(store, hand, data, revision, language)
-        if action in ACTIONS:
-            return board_of(ACTIONS[action](store, revision))
+            return _record(store, data, posted_revision(data, store))
+        if action in CHANGES:
+            return written(store.write(CHANGES[action], revision=posted_revision(data, store)))
+        if action == "next":
+            return written(store.next_hand(revision=posted_revision(data, store)))
     except StaleHand as stale:
-        return board_of(stale.current, notice=_("Someone else changed this hand first: here it is now."))
+        return replace(
+            settled(store, stale.current), notice=_("Someone else changed this hand first: here it is now.")
+        )
     except EngineError as error:
-        return replace(board_of(store.load()), error=error.localized(language))
+        return replace(settled(store, store.load()), error=error.localized(language))
     except StoreRefusal as refusal:
-        return replace(board_of(store.load()), error=refusal.message)
-    return board_of(hand)
+        return replace(settled(store, store.load()), error=refusal.message)
+    return settled(store, store.load())
 
 
 def entry_response(
@@ -288,7 +298,7 @@ def entry_response(
     language = page_language()
     data = request.POST if request.method == "POST" else QueryDict()
     action = str(data.get("action", "")) if request.method == "POST" else ""
-    board = apply(store, action, data, language) if action else board_of(store.load())
+    board = apply(store, action, data, language) if action else settled(store, store.load())
     failed = bool(board.error) and action in WRITES
     if not request.htmx and action in WRITES and not failed:
         return HttpResponseRedirect(request.get_full_path(), status=303)

@@ -1,53 +1,81 @@
 """The hand store: where a page keeps the hand being entered (docs/pages.md, "The hand store").
 
-The entry UI needs five things of its store and nothing else: load the hand, record an event, undo,
-redo, start the next hand. ``/round/`` keeps its hand in the Django session (``settlement.views``), the
-session page in the ledger's hand in progress (``ledger.pages.session``), a correction in the round being
-corrected. Events are the settle API's event objects, so every store speaks the engine's language.
+The hand itself is the engine's ``HandDraft`` (settlement/engine/draft.py), with its transitions; a store
+only keeps it. ``/round/`` keeps its draft in the Django session (``evening.py``), the session page in the
+ledger's hand in progress (``ledger.pages.session``), a correction in the Django session beside the round
+being corrected (``ledger.pages.history``). A write hands the store one transition: the store checks the
+revision the page saw, applies the transition (which settles the hand once), keeps the new draft and
+answers with the settlement the transition made, which the page renders as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
+
+from settlement.engine import Drafted, HandDraft, RoundResult, Settle
+
+SEATS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One tap's change of the hand: what was asked (the ledger recognises a retried tap by it) and the
+    draft's transition that does it, settled by the store's ``settle``."""
+
+    asked: Mapping[str, Any]
+    apply: Callable[[HandDraft, Settle], Drafted]
 
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """One hand as a store holds it: the table, the events so far, and the totals before it."""
+    """One hand as a store holds it: the table's names and rules, the draft, and the totals before it."""
 
     number: int
     names: tuple[str, ...]
-    dealer: int
-    void_suits: tuple[str | None, ...]
+    draft: HandDraft
     rules: Mapping[str, Any]  # the API's ``rules`` object
-    events: tuple[dict[str, Any], ...] = ()
-    notes: tuple[str, ...] = ()  # one per event: how it was entered (``events.py``), "" for none
     totals: tuple[int, ...] = (0, 0, 0, 0)  # each seat's running total before this hand
-    revision: int = 0  # grows with every change; a write against an older one is refused
-    can_redo: bool = False
-    coins: Mapping[str, Any] | None = field(default=None)
 
-    def settle_body(self, events: tuple[dict[str, Any], ...] | None = None) -> dict[str, Any]:
-        """The body of ``POST /api/v1/settle/`` for these events (the hand's own by default)."""
-        body: dict[str, Any] = {
-            "rules": dict(self.rules),
-            "dealer": self.dealer,
-            "void_suits": list(self.void_suits),
-            "events": list(self.events if events is None else events),
-        }
-        return body
+    @property
+    def dealer(self) -> int:
+        return self.draft.dealer
+
+    @property
+    def void_suits(self) -> tuple[str | None, ...]:
+        suits = self.draft.void_suits
+        return tuple(suits) if isinstance(suits, tuple) and len(suits) == SEATS else (None,) * SEATS
+
+    @property
+    def events(self) -> tuple[Any, ...]:
+        return self.draft.events
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """One per event: how it was entered (``events.py``), "" for none."""
+        return tuple(note or "" for note in self.draft.notes)
+
+    @property
+    def revision(self) -> int:
+        return self.draft.revision
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.draft.undone)
 
 
 @dataclass(frozen=True, slots=True)
-class Recorded:
-    """What recording an event did: the hand now in progress and, when the event ended a hand, that hand
-    (the same one for a store that keeps a finished hand open until 下一手, the one just stored as a round
-    for a store that starts the next hand at once)."""
+class Written:
+    """What a write did: the hand now in progress with its settlement (None while it has no event: an
+    empty hand needs none) and, when the write ended a hand, that hand with its settlement (the same hand
+    for a store that keeps a finished hand open until 下一手, the one just stored as a round for a store
+    that starts the next hand at once)."""
 
     hand: Hand
+    result: RoundResult | None
     finished: Hand | None = None
+    finished_result: RoundResult | None = None
 
 
 class StaleHand(Exception):
@@ -67,16 +95,25 @@ class StoreRefusal(Exception):
 
 
 class HandStore(Protocol):
-    """Every write takes the revision the page saw and raises ``StaleHand`` if it is not the current one;
-    an event the engine refuses raises the engine's ``EngineError``, a write the store refuses for its own
-    reasons ``StoreRefusal``, and either changes nothing."""
+    """``write`` takes the revision the page saw and raises ``StaleHand`` if it is not the current one;
+    an event the engine refuses raises the engine's ``EngineError`` (a ``DraftRefusal`` for nothing to
+    undo and the like), a write the store refuses for its own reasons ``StoreRefusal``; either changes
+    nothing. ``settle`` is the store's table (its rules and coins), for a page that shows the hand."""
+
+    @property
+    def rules(self) -> Mapping[str, Any]:
+        """The table's rules (the API's ``rules`` object), known without reading the hand."""
+        ...
 
     def load(self) -> Hand: ...
 
-    def record(self, event: dict[str, Any], note: str, *, revision: int) -> Recorded: ...
+    def settle(self, draft: HandDraft) -> RoundResult: ...
 
-    def undo(self, *, revision: int) -> Hand: ...
+    def write(self, change: Change, *, revision: int) -> Written: ...
 
-    def redo(self, *, revision: int) -> Hand: ...
+    def next_hand(self, *, revision: int) -> Written: ...
 
-    def next_hand(self, *, revision: int) -> Hand: ...
+
+def kept_open(hand: Hand, result: RoundResult) -> Written:
+    """The answer of a store that keeps a finished hand open until 下一手 (/round/, a correction)."""
+    return Written(hand, result, hand if result.finished else None, result if result.finished else None)

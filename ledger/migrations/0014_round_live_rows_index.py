@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0012_session_summary_link_revision'),
+        ('ledger', '0013_hand_reopened'),
     ]
 
     operations = [
