@@ -10,14 +10,18 @@ SERVE_KEY := .serve/secret_key
 # A deployment sets DJANGO_DEBUG=0 and DJANGO_SECRET_KEY (docs/deployment.md) and does not use make.
 export DJANGO_DEBUG ?= 1
 
-.PHONY: run serve test bench loadtest lint setup migrate messages pyodide
+.PHONY: run serve test bench loadtest lint setup migrate messages pyodide axe
 
-setup: $(STAMP) pyodide
+setup: $(STAMP) pyodide axe
 
 # The Python runtime the calculator scores with offline (docs/offline.md): fetched once, pinned and
 # verified; without a network setup goes on and only offline scoring is missing.
 pyodide: $(STAMP)
 	$(PY) tools/fetch_pyodide.py
+
+# axe-core, which the browser tests inject to check each page's accessibility: pinned and verified the same way.
+axe: $(STAMP)
+	$(PY) tools/fetch_axe.py
 
 $(STAMP): pyproject.toml
 	@python=$$(tools/find-python) || exit 1; \

@@ -166,7 +166,7 @@ def _json(body: dict[str, Any], status_code: int) -> JsonResponse:
     )
 
 
-def error_body(code: str, field: str, **params: object) -> dict[str, Any]:
+def error_body(code: str, field: str, **params: Any) -> dict[str, Any]:
     """The body of the API's own refusal ``code`` (``MESSAGES``) about ``field``."""
     return ApiRefusal(code, field=field, **params).to_dict()
 
@@ -251,7 +251,7 @@ def safe(data: Any) -> Any:
     return data
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """Every error answer of every API, the calculators' and the ledger's, whatever its status: the field
     at fault and what is wrong with it, in English and Chinese."""
 
@@ -262,7 +262,8 @@ class ErrorSerializer(serializers.Serializer):
     )
     detail = serializers.CharField(help_text="What is wrong, in English.")
     detail_zh = serializers.CharField(help_text="What is wrong, in Chinese (中文说明).")
-    errors = serializers.DictField(
+    # The API's field is called errors (API.md), as DRF calls a serializer's own validation errors.
+    errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         help_text="The same message keyed by field, for form libraries.",
     )

@@ -4,6 +4,7 @@ the rules object built from the engine's options table, so no app imports anothe
 closed set is the engine's.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -56,7 +57,7 @@ class TilesField(serializers.JSONField):
     """Tiles as a compact string (``"123m456p77s"``, ``"23445677筒"``) or a list of single-tile strings."""
 
 
-class MeldSerializer(serializers.Serializer):
+class MeldSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(
         choices=[kind.value for kind in MeldKind],
         help_text="碰 pung, 直杠 kong_direct, 弯杠/面下杠 kong_added or 暗杠 kong_concealed.",
@@ -73,11 +74,11 @@ class PenaltyField(serializers.JSONField):
     """A whole number of b, or ``"cap"``."""
 
 
-def _option_field(option: Option) -> serializers.Field:
+def _option_field(option: Option) -> serializers.Field[Any, Any, Any, Any]:
     """The documentation field of one rule option, built from the options table so the two cannot drift."""
     help_text = f"{option.meaning} {option.meaning_zh} Default: {option.default!s}."
     common: dict[str, Any] = {"required": False, "help_text": help_text}
-    builders = {
+    builders: dict[str, Callable[[], serializers.Field[Any, Any, Any, Any]]] = {
         "enum": lambda: serializers.ChoiceField(choices=list(option.choices), **common),
         "bool": lambda: serializers.BooleanField(allow_null=option.default is None, **common),
         "int": lambda: serializers.IntegerField(min_value=option.minimum, max_value=option.maximum, **common),
@@ -93,9 +94,9 @@ def _option_field(option: Option) -> serializers.Field:
     return builders[option.kind]()
 
 
-RulesSerializer = type(
+RulesSerializer: type[serializers.Serializer[Any]] = type(
     "RulesSerializer",
-    (serializers.Serializer,),
+    (serializers.Serializer[Any],),
     {
         "__doc__": "House rules: a preset plus any option overrides (RULES.md section 11). Unlisted options "
         "take the preset's value.",
@@ -109,6 +110,6 @@ RulesSerializer = type(
 )
 
 
-def rules_field() -> serializers.Serializer:
+def rules_field() -> serializers.Serializer[Any]:
     """A request's ``rules``: optional, the chengdu preset when left out."""
     return RulesSerializer(required=False, help_text='Default {"preset": "chengdu"}.')

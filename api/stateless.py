@@ -4,7 +4,7 @@ schema, the JSON writer and an OpenAPI example, so that neither app imports the 
 """
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.http import HttpResponse
@@ -24,9 +24,10 @@ class JsonOnly(DefaultContentNegotiation):
     """The calculators answer only in JSON, so the Accept header need not be parsed on every request."""
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
-        return renderers[0], renderers[0].media_type
+        first = next(iter(renderers))
+        return first, first.media_type
 
 
 class StatelessView(APIView):
@@ -72,8 +73,8 @@ def engine_schema(
     operation_id: str,
     summary: str,
     description: str,
-    request: type[Serializer],
-    result: type[Serializer],
+    request: type[Serializer[Any]],
+    result: type[Serializer[Any]],
     examples: list[OpenApiExample],
 ) -> Callable[[type[EngineView]], type[EngineView]]:
     """The OpenAPI entry of an ``EngineView``: its result on a 200, the one error body on a 400."""

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.workload import WARM_HANDS, calls
@@ -33,7 +34,7 @@ DUMP_AROUND = "functools_reduce"  # the C function each batch runs in: callgrind
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run_batch(calls: list) -> None:
+def _run_batch(calls: list[Callable[[], object]]) -> None:
     functools.reduce(lambda _, call: call(), calls, None)
 
 

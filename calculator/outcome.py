@@ -28,6 +28,7 @@ from calculator.engine import (
     EngineError,
     Rules,
     WinBy,
+    composition_of,
     score_from_payload,
     waits_from_payload,
 )
@@ -70,8 +71,10 @@ def evaluate(hand: HandInput, language: str) -> Outcome:
             return Outcome(read, missing=missing)
         if hand.mode == "waits":
             return Outcome(read, waits=present_waits(waits_from_payload(hand.payload()).to_dict(), language))
-        score = score_from_payload(hand.payload()).to_dict()
-        return Outcome(read, score=present_score(score, language, self_draw_bonus(hand)))
+        payload = hand.payload()
+        score = score_from_payload(payload).to_dict()
+        melds = [meld["kind"] for meld in payload.get("melds", ())]
+        return Outcome(read, score=present_score(score, language, self_draw_bonus(hand), melds))
     except EngineError as error:
         return failed(error, language, read)
 
@@ -92,8 +95,11 @@ def self_draw_bonus(hand: HandInput) -> int:
     return Rules.from_dict(hand.rules).self_draw_bonus
 
 
-def present_score(result: Mapping[str, Any], language: str, jia_di: int = 0) -> dict[str, Any]:
-    """The score response with the page's words beside the engine's keys, and what each payer pays."""
+def present_score(
+    result: Mapping[str, Any], language: str, jia_di: int = 0, melds: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The score response with the page's words beside the engine's keys, what each payer pays, and the
+    players' name of the composition (十八罗汉, 清金钩 ...) when it has one."""
     if not result["win"]:
         chinese = is_chinese(language) and result["reason_zh"]
         return {**result, "reason_shown": result["reason_zh"] if chinese else result["reason"]}
@@ -114,7 +120,15 @@ def present_score(result: Mapping[str, Any], language: str, jia_di: int = 0) -> 
         "fan_zero_based": result["fan"] - 1,
         "jia_di": jia_di,
         "paid": result["points"] + jia_di,
+        "composition": _composition(result["pattern"]["key"], tuple(melds), language),
     }
+
+
+def _composition(pattern_key: str, melds: tuple[str, ...], language: str) -> str:
+    found = composition_of(pattern_key, melds)
+    if found is None:
+        return ""
+    return found.name if is_chinese(language) else f"{found.name_en} ({found.name})"
 
 
 def present_waits(result: Mapping[str, Any], language: str) -> dict[str, Any]:

@@ -5,6 +5,8 @@ are cheaper than a serializer's and give the same messages as the pages. These c
 request and response bodies of API.md, field by field, so ``/api/docs/`` explains them.
 """
 
+from typing import Any
+
 from rest_framework import serializers
 
 from api.hand_shapes import (
@@ -25,7 +27,7 @@ def _void_suit() -> serializers.ChoiceField:
     )
 
 
-class ScoreRequestSerializer(serializers.Serializer):
+class ScoreRequestSerializer(serializers.Serializer[Any]):
     """One winning hand: its concealed tiles, melds and winning tile, how it won, and the table's rules."""
 
     concealed = TilesField(help_text="The concealed tiles before the win, without win_tile. Required.")
@@ -55,14 +57,14 @@ class ScoreRequestSerializer(serializers.Serializer):
     rules = rules_field()
 
 
-class PatternSerializer(serializers.Serializer):
+class PatternSerializer(serializers.Serializer[Any]):
     key = serializers.ChoiceField(choices=list(PATTERN_BY_KEY), help_text="The base pattern's key.")
     name = serializers.CharField(help_text="Its Chinese name, e.g. 清一色.")
     name_en = serializers.CharField(help_text="Its English name, e.g. Full flush.")
     fan = serializers.IntegerField(help_text="Its fan under these rules.")
 
 
-class ExtraSerializer(serializers.Serializer):
+class ExtraSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(
         help_text="gang_shang_hua, gang_shang_pao, qiang_gang_hu, zi_mo_jia_fan, jin_gou_diao, "
         "hai_di_lao_yue, hai_di_pao, men_qing or zhong_zhang."
@@ -72,7 +74,7 @@ class ExtraSerializer(serializers.Serializer):
     fan = serializers.IntegerField(help_text="The fan it adds.")
 
 
-class ScoreResultSerializer(serializers.Serializer):
+class ScoreResultSerializer(serializers.Serializer[Any]):
     """The fan of the hand. Valid tiles that do not win give win false, a reason, and zeros."""
 
     win = serializers.BooleanField(help_text="Whether the tiles form a legal winning hand.")
@@ -100,7 +102,7 @@ class ScoreResultSerializer(serializers.Serializer):
     )
 
 
-class WaitsRequestSerializer(serializers.Serializer):
+class WaitsRequestSerializer(serializers.Serializer[Any]):
     """A position: 13 - 3 x melds concealed tiles, or one more for a player holding a drawn tile."""
 
     concealed = TilesField(
@@ -112,7 +114,7 @@ class WaitsRequestSerializer(serializers.Serializer):
     rules = rules_field()
 
 
-class WaitSerializer(serializers.Serializer):
+class WaitSerializer(serializers.Serializer[Any]):
     tile = serializers.CharField(help_text="The tile waited on.")
     fan = serializers.IntegerField(help_text="Best-case fan on this tile for 查大叫 (no situational fan).")
     multiplier = serializers.IntegerField(help_text="2^(fan-1), never capped.")
@@ -122,12 +124,12 @@ class WaitSerializer(serializers.Serializer):
     capped = serializers.BooleanField(help_text="Whether the cap lowered points.")
 
 
-class DiscardWaitsSerializer(serializers.Serializer):
+class DiscardWaitsSerializer(serializers.Serializer[Any]):
     discard = serializers.CharField(help_text="A discard that leaves a ready hand.")
     waits = WaitSerializer(many=True, help_text="The waits after that discard.")
 
 
-class WaitsResultSerializer(serializers.Serializer):
+class WaitsResultSerializer(serializers.Serializer[Any]):
     ready = serializers.BooleanField(help_text="有叫: some live tile completes a legal hand.")
     huazhu = serializers.BooleanField(
         help_text="花猪: the tiles hold all three suits, or the declared void suit."
@@ -144,7 +146,7 @@ class WaitsResultSerializer(serializers.Serializer):
     )
 
 
-class RuleOptionSerializer(serializers.Serializer):
+class RuleOptionSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(help_text="The option's key in a rules object.")
     type = serializers.CharField(help_text="Its JSON type.")
     default = serializers.JSONField(help_text="Its default value (the chengdu preset's, before presets).")
@@ -159,12 +161,12 @@ class RuleOptionSerializer(serializers.Serializer):
     )
 
 
-class PatternFanSerializer(serializers.Serializer):
+class PatternFanSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(help_text="A base pattern's key.")
     fan = serializers.IntegerField(help_text="Its default fan.")
 
 
-class RulesDescriptionSerializer(serializers.Serializer):
+class RulesDescriptionSerializer(serializers.Serializer[Any]):
     options = RuleOptionSerializer(many=True, help_text="Every rule option.")
     presets = serializers.DictField(
         child=RulesSerializer(), help_text="Every preset by name, with the full value of every option."

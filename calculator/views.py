@@ -69,7 +69,7 @@ def with_added_tile(data: QueryDict) -> QueryDict:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def calculator_page(request: HtmxHttpRequest) -> HttpResponse:
-    data = request.POST if request.method == "POST" else request.GET
+    data: QueryDict = request.POST if request.method == "POST" else request.GET
     if "add" in data:
         data = with_added_tile(data)
     language = page_language()

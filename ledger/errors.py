@@ -54,6 +54,10 @@ MESSAGES: Catalogue = {
     "text_length": Message(
         "{name} must be 1 to {maximum} characters.", "{name} 须为 1 到 {maximum} 个字符。"
     ),
+    "name_invisible": Message(
+        "A name may not hold a character nobody sees ({character}): type it again.",
+        "名字里有看不见的字符（{character}）：请重新输入。",
+    ),
     "player_name_taken": Message(
         "There is already a player called {name} in this group.",
         "本组已有名为 {name} 的玩家。",

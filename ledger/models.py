@@ -192,6 +192,9 @@ class Round(models.Model):
     events = models.JSONField()
     version = models.PositiveIntegerField(default=1)
     voided = models.BooleanField(default=False)
+    # Adjustments only (罚分, 诈胡 between hands; RULES.md 4.8): not a hand, so the statistics count no hand,
+    # win or loss for it, while its points count in every total. Set from the engine's result at each write.
+    adjustment = models.BooleanField(default=False)
     # NULL, not "": rounds recorded without a key must not collide in the unique constraint
     idempotency_key = models.CharField(max_length=MAX_KEY_LENGTH, null=True, blank=True)  # noqa: DJ001
     request_fingerprint = models.CharField(max_length=64)  # sha256 of the canonical request body
@@ -311,7 +314,7 @@ class HandInProgress(models.Model):
         return f"{self.session} hand {self.number} (revision {self.revision})"
 
 
-class AppendOnlyQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet[Any]):
     """Bulk changes of ledger rows are refused: the ledger only grows."""
 
     def update(self, **kwargs: Any) -> NoReturn:

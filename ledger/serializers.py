@@ -31,45 +31,45 @@ from .models import (
 # --- accounts --------------------------------------------------------------------------------------------
 
 
-class AccountCreateSerializer(serializers.Serializer):
+class AccountCreateSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
 
 
-class AccountSerializer(serializers.Serializer):
+class AccountSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
 
 
-class AuthTokenRequestSerializer(serializers.Serializer):
+class AuthTokenRequestSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     password = serializers.CharField(style={"input_type": "password"})
 
 
-class AuthTokenSerializer(serializers.Serializer):
+class AuthTokenSerializer(serializers.Serializer[Any]):
     token = serializers.CharField()
 
 
 # --- groups, members, players ---------------------------------------------------------------------------
 
 
-class GroupCreateSerializer(serializers.Serializer):
+class GroupCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100)
 
 
-class GroupSerializer(serializers.Serializer):
+class GroupSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     created = serializers.DateTimeField()
     role = serializers.ChoiceField(choices=Role.choices, help_text="Your role in this group.")
 
 
-class MemberAddSerializer(serializers.Serializer):
+class MemberAddSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=Role.choices)
 
 
-class MemberRoleSerializer(serializers.Serializer):
+class MemberRoleSerializer(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
@@ -94,7 +94,7 @@ class InvitationSerializer(serializers.ModelSerializer):
         fields = ("id", "username", "role", "created", "status", "group", "group_name", "invited_by")
 
 
-class InviteCreateSerializer(serializers.Serializer):
+class InviteCreateSerializer(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=INVITE_ROLE_CHOICES)
     expires_in_hours = serializers.IntegerField(
         required=False, help_text="How long the link works, in hours (1 to 720; 24 when left out)."
@@ -123,7 +123,7 @@ class InviteSerializer(serializers.ModelSerializer):
         return invite.state(timezone.now())
 
 
-class PlayerCreateSerializer(serializers.Serializer):
+class PlayerCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=50)
 
 
@@ -138,14 +138,14 @@ class PlayerSerializer(serializers.ModelSerializer):
 # --- sessions ------------------------------------------------------------------------------------------
 
 
-class CoinsSetupSerializer(serializers.Serializer):
+class CoinsSetupSerializer(serializers.Serializer[Any]):
     room_coefficient = serializers.IntegerField(min_value=1, max_value=1_000_000)
     starting_balances = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=10**12), min_length=4, max_length=4
     )
 
 
-class SessionCreateSerializer(serializers.Serializer):
+class SessionCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100)
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=10**18),
@@ -159,7 +159,7 @@ class SessionCreateSerializer(serializers.Serializer):
     coins = CoinsSetupSerializer(required=False, allow_null=True)
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
@@ -187,7 +187,7 @@ class SessionSerializer(serializers.ModelSerializer):
 # --- rounds --------------------------------------------------------------------------------------------
 
 
-class RoundBodySerializer(serializers.Serializer):
+class RoundBodySerializer(serializers.Serializer[Any]):
     """The body of ``POST /api/v1/settle/`` without ``rules`` and ``coins`` (the session supplies both)."""
 
     dealer = seat_field("The dealer's seat (0..3).")
@@ -302,7 +302,7 @@ class RoundDetailSerializer(RoundSerializer):
 # --- totals, settle-up, standings ------------------------------------------------------------------------
 
 
-class SeatTotalSerializer(serializers.Serializer):
+class SeatTotalSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player_name")
@@ -310,14 +310,14 @@ class SeatTotalSerializer(serializers.Serializer):
     coins = serializers.IntegerField(allow_null=True, help_text="Coin balance now (null without coins).")
 
 
-class TotalsSerializer(serializers.Serializer):
+class TotalsSerializer(serializers.Serializer[Any]):
     rounds = serializers.IntegerField(help_text="Rounds that count (voided ones do not).")
     seats = SeatTotalSerializer(many=True)
     house = serializers.IntegerField(help_text="Burned points; the seats plus the house sum to 0.")
     house_coins = serializers.IntegerField(allow_null=True)
 
 
-class SettleUpPaymentSerializer(serializers.Serializer):
+class SettleUpPaymentSerializer(serializers.Serializer[Any]):
     from_ = serializers.JSONField(help_text="A seat (0..3).")
     from_name = serializers.CharField()
     to = serializers.JSONField(help_text='A seat (0..3), or "house" for burned points.')
@@ -330,31 +330,31 @@ class SettleUpPaymentSerializer(serializers.Serializer):
         return fields
 
 
-class SettleUpSerializer(serializers.Serializer):
+class SettleUpSerializer(serializers.Serializer[Any]):
     balances = serializers.ListField(child=serializers.IntegerField())
     house = serializers.IntegerField()
     payments = SettleUpPaymentSerializer(many=True)
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     points = serializers.IntegerField()
     sessions = serializers.IntegerField()
 
 
-class StandingsSerializer(serializers.Serializer):
+class StandingsSerializer(serializers.Serializer[Any]):
     group = serializers.IntegerField()
     standings = StandingSerializer(many=True)
 
 
-class SessionNetSerializer(serializers.Serializer):
+class SessionNetSerializer(serializers.Serializer[Any]):
     session = serializers.IntegerField(source="session_id")
     name = serializers.CharField()
     points = serializers.IntegerField()
 
 
-class BiggestHandSerializer(serializers.Serializer):
+class BiggestHandSerializer(serializers.Serializer[Any]):
     fan = serializers.IntegerField()
     pattern = serializers.CharField(
         allow_null=True,
@@ -365,7 +365,7 @@ class BiggestHandSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="The hand's number in its session.")
 
 
-class PlayerStatisticsSerializer(serializers.Serializer):
+class PlayerStatisticsSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     hands_won = serializers.IntegerField(source="wins")
@@ -394,12 +394,12 @@ class PlayerStatisticsSerializer(serializers.Serializer):
     biggest_hand = BiggestHandSerializer(source="biggest", allow_null=True)
 
 
-class PlayerPointsSerializer(serializers.Serializer):
+class PlayerPointsSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     points = serializers.IntegerField()
 
 
-class SessionStandingSerializer(serializers.Serializer):
+class SessionStandingSerializer(serializers.Serializer[Any]):
     session = serializers.IntegerField(source="session_id")
     name = serializers.CharField()
     created = serializers.DateTimeField()
@@ -420,7 +420,7 @@ def _points(by_player: Mapping[int, int]) -> list[dict[str, int]]:
     return [{"player": player, "points": points} for player, points in by_player.items()]
 
 
-class StatisticsSerializer(serializers.Serializer):
+class StatisticsSerializer(serializers.Serializer[Any]):
     group = serializers.IntegerField()
     players = PlayerStatisticsSerializer(many=True)
     sessions = SessionStandingSerializer(
@@ -431,7 +431,7 @@ class StatisticsSerializer(serializers.Serializer):
 # --- the hand in progress --------------------------------------------------------------------------------
 
 
-class HandSerializer(serializers.Serializer):
+class HandSerializer(serializers.Serializer[Any]):
     """A ``selectors.HandState``: the hand being played, with the settlement of its events so far."""
 
     session = serializers.IntegerField(source="session_id")
@@ -455,7 +455,7 @@ class HandSerializer(serializers.Serializer):
     )
 
 
-class HandEventSerializer(serializers.Serializer):
+class HandEventSerializer(serializers.Serializer[Any]):
     event = serializers.DictField(help_text="One settle event, as in POST /api/v1/settle/.")
     revision = serializers.IntegerField(
         min_value=0, help_text="The revision of the hand the event was entered on."
@@ -468,19 +468,28 @@ class HandEventSerializer(serializers.Serializer):
     )
 
 
-class HandRevisionSerializer(serializers.Serializer):
+class HandRevisionSerializer(serializers.Serializer[Any]):
     revision = serializers.IntegerField(min_value=0)
 
 
-class HandSetupSerializer(serializers.Serializer):
+class HandSetupSerializer(serializers.Serializer[Any]):
     dealer = seat_field("The dealer's seat (0..3).", required=False)
     void_suits = void_suits_field(allow_null=True)
     revision = serializers.IntegerField(min_value=0)
 
 
-class HandFinishedSerializer(serializers.Serializer):
+class HandFinishedSerializer(serializers.Serializer[Any]):
     round = RoundSerializer(help_text="The round the finished hand became, as POST …/rounds/ answers it.")
     hand = HandSerializer(help_text="The next hand, with the suggested dealer.")
+
+
+class HandReopenedSerializer(serializers.Serializer):
+    hand = HandSerializer(
+        help_text="The hand in progress again, its finishing event undone (redo records it)."
+    )
+    reopened_round = serializers.IntegerField(
+        help_text="The id of the round the hand had become: voided now (a reversal version)."
+    )
 
 
 class HandConflictSerializer(ErrorSerializer):

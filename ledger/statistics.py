@@ -2,13 +2,15 @@
 
 What counts, read once here for the statistics page and the API alike:
 
-1. A hand counts when its round is not voided. A player played it when he sat in its session
-   (``SessionSeat``); a session counts once it has a hand that counts.
+1. A hand counts when its round is not voided and is a hand: a round of adjustments only (罚分 between
+   hands, ``Round.adjustment``) is none, though its points count (rule 2). A player played it when he sat
+   in its session (``SessionSeat``); a session counts once it has a round that counts.
 2. Points are plain sums of a player's ledger rows: reversals cancel what they reverse, so a corrected hand
    counts as corrected and a voided one not at all.
 3. Wins, self-draws, deal-ins and the biggest hand are the ``WinRecord`` rows of each round's current
-   version (a void writes none; a correction or a re-coining writes the current ones again). A deal-in is
-   one per winner paid: a discard won by two is two deal-ins.
+   version, one per winner of each win event, so under 血流成河 a player may win several times in a hand
+   (a void writes none; a correction or a re-coining writes the current ones again). A deal-in is one
+   per winner paid: a discard won by two is two deal-ins.
 4. Kong money (刮风下雨) is the net of a player's kong rows: what his kongs took, minus what he paid for
    the others', what he handed over (呼叫转移) and what he refunded (退税).
 5. 花猪 and 查叫 count hands: those in which one of the player's live rows (neither a reversal nor
@@ -140,7 +142,7 @@ class GroupStatistics:
 
 
 def _counted_sessions(group: Group) -> QuerySet[Round]:
-    """The ids of the group's sessions that have a hand that counts (rule 1)."""
+    """The ids of the group's sessions that have a round that counts (rule 1)."""
     return Round.objects.filter(session__group=group, voided=False).values("session_id")
 
 
@@ -289,7 +291,7 @@ def _sessions(group: Group) -> list[dict[str, Any]]:
     """The counted sessions in the order played, each with its counted hands."""
     return list(
         Session.objects.filter(group=group, rounds__voided=False)
-        .annotate(hands=Count("rounds"))
+        .annotate(hands=Count("rounds", filter=Q(rounds__adjustment=False)))
         .order_by("created", "id")
         .values("id", "name", "created", "hands")
     )

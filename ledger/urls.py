@@ -51,6 +51,7 @@ ROUTES = (
     (f"{SESSION}export.csv", api.ExportView, "session-export"),
     (f"{SESSION}hand/", api.HandView, "session-hand"),
     (f"{SESSION}hand/events/", api.HandEventsView, "session-hand-events"),
+    (f"{SESSION}hand/events/<ledger_id:index>/", api.HandEventView, "session-hand-event"),
     (f"{SESSION}hand/undo/", api.HandUndoView, "session-hand-undo"),
     (f"{SESSION}hand/redo/", api.HandRedoView, "session-hand-redo"),
     (ROUND, api.RoundDetailView, "round-detail"),

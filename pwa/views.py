@@ -51,7 +51,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "short_name": _("SCZMJ"),
         "description": _("Scores and settles Sichuan mahjong (Chengdu rules) at the table."),
         "lang": request.LANGUAGE_CODE,
-        "start_url": reverse("calculator-page"),
+        "start_url": reverse("app-start"),  # tonight's session, home or the calculator (ledger.pages.home)
         "scope": "/",
         "display": "standalone",
         "orientation": "portrait",

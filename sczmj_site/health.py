@@ -20,7 +20,7 @@ def database_answers() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-            return cursor.fetchone() == (1,)
+            return bool(cursor.fetchone() == (1,))
     except DatabaseError:
         return False
 

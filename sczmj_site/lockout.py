@@ -21,13 +21,14 @@ def cool_off_minutes() -> int:
 def lockout_response(request: HttpRequest, response: Any = None, credentials: Any = None) -> HttpResponse:
     """The answer to a locked-out log-in (axes passes the response it replaces and the credentials)."""
     minutes = cool_off_minutes()
+    answer: HttpResponse
     if request.path.startswith("/api/"):
-        response = JsonResponse(
+        answer = JsonResponse(
             error_body("locked_out", "credentials", minutes=minutes),
             status=429,
             json_dumps_params={"ensure_ascii": False},
         )
     else:
-        response = render(request, "ops/locked_out.html", {"minutes": minutes}, status=429)
-    response["Retry-After"] = str(minutes * 60)
-    return response
+        answer = render(request, "ops/locked_out.html", {"minutes": minutes}, status=429)
+    answer["Retry-After"] = str(minutes * 60)
+    return answer

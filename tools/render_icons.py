@@ -28,7 +28,8 @@ FAVICON_SIZES = (16, 32, 48)
 def render_png(svg: str, size: int) -> bytes:
     import cairosvg
 
-    return cairosvg.svg2png(bytestring=(ICONS / svg).read_bytes(), output_width=size, output_height=size)
+    png = cairosvg.svg2png(bytestring=(ICONS / svg).read_bytes(), output_width=size, output_height=size)
+    return bytes(png)
 
 
 def render_favicon() -> bytes:

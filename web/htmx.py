@@ -30,5 +30,5 @@ def page_or_fragment(
     that shows the message.
     """
     if request.htmx:
-        return TemplateResponse(request, f"{template}#{fragment}", context)
-    return TemplateResponse(request, template, context, status=400 if failed else 200)
+        return TemplateResponse(request, f"{template}#{fragment}", dict(context))
+    return TemplateResponse(request, template, dict(context), status=400 if failed else 200)

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from settlement.engine import SEATS
+from settlement.engine import SEATS as SEATS  # the pages' seats are the engine's
 
 _POSTED = {str(seat): seat for seat in SEATS}
 DEFAULT_NAMES = (_("East"), _("South"), _("West"), _("North"))
@@ -42,9 +42,17 @@ class SeatView:
     net: int
     total: int
     void: str | None
+    wins: int = 0  # this hand's wins (under 血流成河 a seat may win several times: 胡×2)
+    plays_on: bool = False  # 血流成河: a winner stays in play (RULES.md 7.1)
 
     @property
     def active(self) -> bool:
+        """May still act: kong, discard, win, pay (a winner too under 血流成河)."""
+        return not self.escaped and (self.plays_on or not self.won)
+
+    @property
+    def checked_at_the_end(self) -> bool:
+        """Asked at a 流局 (花猪 / 没叫 / 有叫): has not won and has not escaped (RULES.md 5, 7.1)."""
         return not (self.won or self.escaped)
 
     @property

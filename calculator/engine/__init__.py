@@ -15,6 +15,7 @@ from . import fields
 from .errors import EngineError
 from .fan import (
     AFTER_KONG,
+    BELOW_MIN_FAN,
     DISCARD,
     LAST_TILE,
     REASON_CODES,
@@ -43,6 +44,7 @@ from .options import (
     OPTIONS,
     OPTIONS_BY_KEY,
     PRESETS,
+    ChajiaoValue,
     DealerRule,
     DianGangHua,
     DirectKong,
@@ -62,14 +64,18 @@ from .options import (
     ZimoBonus,
 )
 from .patterns import (
+    COMPOSITIONS,
     HEAVENLY_PATTERNS,
     PATTERN_BY_KEY,
     PATTERN_ROWS,
     PATTERNS,
+    YAO_JIU_JIANG_DUI,
+    Composition,
     HeavenlyPattern,
     NamedFan,
     Pattern,
     PatternRow,
+    composition_of,
 )
 from .requests import request_object, rules_from, score_from_payload, waits_from_payload
 from .rules import PRESET_RULES, Rules, describe_rules, multiplier_of
@@ -78,7 +84,9 @@ from .waits import DiscardWaits, WaitsResult, find_waits
 
 __all__ = [
     "AFTER_KONG",
+    "BELOW_MIN_FAN",
     "CAP",
+    "COMPOSITIONS",
     "COPIES",
     "DISCARD",
     "HAND_TILES",
@@ -108,7 +116,10 @@ __all__ = [
     "SUIT_NAMES_ZH",
     "TILE_INDEX",
     "TILE_NAMES",
+    "YAO_JIU_JIANG_DUI",
     "Catalogue",
+    "ChajiaoValue",
+    "Composition",
     "DealerRule",
     "DianGangHua",
     "DirectKong",
@@ -140,6 +151,7 @@ __all__ = [
     "WaitsResult",
     "WinBy",
     "ZimoBonus",
+    "composition_of",
     "describe_rules",
     "fan_of_pattern",
     "fields",

@@ -9,9 +9,15 @@ words in the reader's language; ``str(error)`` is the English one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from .messages import MESSAGES, Catalogue, Message
+
+# The value that names a seat in the templates (0 to 3, as the API numbers seats), and the words around it
+# there, which a page drops when it says the player's name instead.
+SEAT_PARAM = "player"
+SEAT_WORDS = ("Player {player}", "player {player}", "玩家 {player} ", "玩家 {player}")
 
 
 class EngineError(ValueError):
@@ -44,9 +50,17 @@ class EngineError(ValueError):
         """The Chinese message (the API's ``detail_zh``)."""
         return _encodable(self.entry.zh.format_map(self.params))
 
-    def localized(self, language: str) -> str:
-        """The message in ``language`` (a Django language code): Chinese for ``zh*``, English otherwise."""
-        return self.message_zh if language.lower().startswith("zh") else self.message
+    def localized(self, language: str, names: Sequence[str] | None = None) -> str:
+        """The message in ``language`` (a Django language code): Chinese for ``zh*``, English otherwise.
+        With the seats' ``names`` (a page), a seat is its player's name, not the API's 0-based number:
+        "杠上花/杠上炮要求上一个事件是阿美的杠", not "…玩家 2 的杠" (SEAT_WORDS)."""
+        template = self.entry.zh if language.lower().startswith("zh") else self.entry.en
+        seat = self.params.get(SEAT_PARAM)
+        if names is None or not isinstance(seat, int) or not 0 <= seat < len(names):
+            return _encodable(template.format_map(self.params))
+        for words in SEAT_WORDS:
+            template = template.replace(words, f"{{{SEAT_PARAM}}}")
+        return _encodable(template.format_map({**self.params, SEAT_PARAM: names[seat]}))
 
     def within(self, prefix: str, *, event: int | None = None) -> EngineError:
         """The same error seen from an enclosing field: ``hand`` inside ``events[2].winners[0]``."""

@@ -15,14 +15,17 @@ The pipeline, in order:
 6. Keep the best reading: the largest pattern fan net of the quad a pattern already counts.
 7. Add gen: kinds held four times in the final hand (the gen options decide about declared kongs and a
    pung plus the fourth copy), one fewer for 龙七对/青龙七对; 天胡/地胡 replace or stack by the rules.
-8. Add the extras of 3.3 that apply to the situation and are switched on.
-9. Cap: ``points = b x min(2^(fan-1), cap)``; ``fan`` and ``multiplier`` are reported uncapped.
+8. Add the extras of 3.3 that apply to the situation and are switched on. 夹心五 belongs to a reading: with
+   it on and a winning 5, the readings that hold the run 4-5-6 around it are scored as well, with 夹心五,
+   and the reading worth more fan wins (``jia_xin_wu_mask``).
+9. 起胡: a hand worth less than ``min_fan_to_win`` (before the cap) does not win.
+10. Cap: ``points = b x min(2^(fan-1), cap)``; ``fan`` and ``multiplier`` are reported uncapped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -64,7 +67,18 @@ from .patterns import (
 )
 from .rules import Rules, multiplier_of
 from .tables import COMBINE, fact_bit
-from .tiles import FOUR_BITS, NOT_258, SUIT_FIELDS, SUIT_NAMES_ZH, SUITS, TERMINALS, TILE_NAMES, count_of
+from .tiles import (
+    FOUR_BITS,
+    NOT_258,
+    ONE,
+    SUIT_FIELDS,
+    SUIT_NAMES_ZH,
+    SUITS,
+    TERMINALS,
+    TILE_NAMES,
+    count_of,
+    format_tiles,
+)
 
 # ---------------------------------------------------------------------------------------------------------
 # Extras (RULES.md 3.3): a row per extra, its situation predicate and its fan under the rules.
@@ -78,6 +92,7 @@ LAST_TILE = 16
 ALL_MELDS = 32  # four melds: the win completes the pair on a single tile
 NO_OPEN_MELD = 64
 NO_TERMINAL = 128
+JIA_XIN_WU = 256  # this reading holds the run 4-5-6 around the winning 5
 WIN_BY_BITS = {WinBy.SELF_DRAW: SELF_DRAW, WinBy.DISCARD: DISCARD, WinBy.ROBBING_KONG: ROBBING}
 
 
@@ -138,12 +153,21 @@ EXTRAS: tuple[Extra, ...] = (
         DISCARD | LAST_TILE,
         lambda rules: _one_if(rules.hai_di),
     ),
+    # 门清 is two rows: on any win, or (``men_qing_needs_zimo``) on a self-draw only, which makes it
+    # situational, so a ready hand's value (3.4) never counts that row.
     Extra(
         "men_qing",
         "门清",
         "Concealed hand",
         NO_OPEN_MELD,
-        lambda rules: _one_if(rules.counts_men_qing),
+        lambda rules: _one_if(rules.counts_men_qing and not rules.men_qing_needs_zimo),
+    ),
+    Extra(
+        "men_qing",
+        "门清",
+        "Concealed hand",
+        NO_OPEN_MELD | SELF_DRAW,
+        lambda rules: _one_if(rules.counts_men_qing and rules.men_qing_needs_zimo),
     ),
     Extra(
         "zhong_zhang",
@@ -152,6 +176,7 @@ EXTRAS: tuple[Extra, ...] = (
         NO_TERMINAL,
         lambda rules: _one_if(rules.counts_zhong_zhang),
     ),
+    Extra("jia_xin_wu", "夹心五", "Five in the middle", JIA_XIN_WU, lambda rules: _one_if(rules.jia_xin_wu)),
 )
 
 
@@ -254,22 +279,34 @@ class Scoring:
             self.extras_by_situation[situation] = found
         return found
 
-    def wait(self, tile: int, mask: int, facts: int, gen: int, situation: int) -> Wait | None:
+    def wait(
+        self, tile: int, mask: int, facts: int, gen: int, situation: int, middle: int = 0
+    ) -> Wait | None:
         """A wait on ``tile`` valued from what decides its fan: the standard fact mask of the complete hand,
-        its tile and seven-pairs facts, its raw gen and its static situation (None: it does not win)."""
-        key = tile | mask << 5 | facts << 9 | gen << 15 | situation << 21
+        its tile and seven-pairs facts, its raw gen, its static situation and the fact mask of the readings
+        with 夹心五 (``jia_xin_wu_mask``; 0: none). None: it does not win, or wins below 起胡 (3.6)."""
+        key = tile | mask << 5 | facts << 9 | gen << 15 | situation << 21 | middle << 31
         if key in self.waits:
             return self.waits[key]
-        found = best_reading(self, mask, facts & (SEVEN_PAIRS | HAS_QUAD), facts & (ONE_SUIT | ALL_258))
-        wait = None
+        tile_bits = facts & (ONE_SUIT | ALL_258)
+        readings = []
+        found = best_reading(self, mask, facts & (SEVEN_PAIRS | HAS_QUAD), tile_bits)
         if found is not None:
-            choice = found[0]
+            readings.append((found[0], situation))
+        found = best_reading(self, middle, 0, tile_bits) if middle else None
+        if found is not None:
+            readings.append((found[0], situation | JIA_XIN_WU))
+        wait = None
+        best_fan = 0
+        for choice, where in readings:
             net_gen = gen - choice.pattern.gen_inside
-            fan = choice.fan + net_gen + sum(extra.fan for extra in self.extras_for(situation))
-            points = self.rules.amount(fan)
-            multiplier = multiplier_of(fan)
-            capped = points < self.rules.base_points * multiplier
-            wait = Wait(TILE_NAMES[tile], fan, multiplier, points, choice.pattern.key, net_gen, capped)
+            fan = choice.fan + net_gen + sum(extra.fan for extra in self.extras_for(where))
+            if fan > best_fan and fan >= self.rules.min_fan_to_win:
+                best_fan = fan
+                points = self.rules.amount(fan)
+                multiplier = multiplier_of(fan)
+                capped = points < self.rules.base_points * multiplier
+                wait = Wait(TILE_NAMES[tile], fan, multiplier, points, choice.pattern.key, net_gen, capped)
         _remember(self.waits, key, wait, 1 << 16)
         return wait
 
@@ -280,8 +317,10 @@ _READING_FACTS = tuple(
 
 
 @lru_cache(maxsize=64)
-def _standard_best(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[tuple[Choice, int] | None, ...]:
-    table = choices(pattern_fan)
+def _standard_best(
+    pattern_fan: tuple[tuple[str, int], ...], left_out: frozenset[str]
+) -> tuple[tuple[Choice, int] | None, ...]:
+    table = choices(pattern_fan, left_out)
 
     def best(mask: int, tile_bits: int) -> tuple[Choice, int] | None:
         readings = [
@@ -314,8 +353,8 @@ def scoring_for(rules: Rules) -> Scoring:
         switched_on = tuple((extra, extra.fan(rules)) for extra in EXTRAS)
         scoring = Scoring(
             rules,
-            choices(rules.pattern_fan),
-            _standard_best(rules.pattern_fan),
+            choices(rules.pattern_fan, rules.left_out_patterns),
+            _standard_best(rules.pattern_fan, rules.left_out_patterns),
             tuple((extra, fan) for extra, fan in switched_on if fan),
         )
         _remember(_BY_VALUE, rules, scoring)
@@ -416,6 +455,21 @@ def tiles_situation(final: int) -> int:
     return 0 if final & TERMINALS else NO_TERMINAL
 
 
+_RUN_BIT = fact_bit(True, False)  # a run of 4-5-6: a run, and no 1 or 9 in it
+_MIDDLE_RANK = 4  # the rank index of a 5
+
+
+def jia_xin_wu_mask(packed: int, tile: int, meld_bit: int) -> int:
+    """夹心五 (3.3): the standard fact mask, melds included, of the readings of ``packed`` (concealed tiles
+    with the winning ``tile``) that hold a run 4-5-6 with ``tile`` as its middle; 0 when ``tile`` is not a
+    5 or no reading does. Copies of a kind are alike, so any such run can hold the winning 5: the run is
+    taken out and the rest looked up as any hand is."""
+    if tile % 9 != _MIDDLE_RANK or not count_of(packed, tile - 1) or not count_of(packed, tile + 1):
+        return 0
+    rest = standard_facts(packed - ONE[tile - 1] - ONE[tile] - ONE[tile + 1])
+    return COMBINE[COMBINE[rest][_RUN_BIT]][meld_bit] if rest else 0
+
+
 # ---------------------------------------------------------------------------------------------------------
 # 天胡/地胡 (3.1): situations the request vouches for, meeting the hand's own pattern by ``tian_di_hu``.
 
@@ -459,6 +513,8 @@ def fan_of_pattern(
     picker never keeps rules of its own; extras that depend on the tiles (金钩钓, 门清, 中张) cannot apply.
     Returns the pattern as reported, the extras, and the fan.
     """
+    if pattern_key in rules.left_out_patterns:
+        raise EngineError("pattern_left_out", field="pattern", key=pattern_key)
     value = rules.pattern_value(pattern_key)
     pattern = BASE_PATTERN_BY_KEY[pattern_key]
     choice = Choice((value - pattern.gen_inside, value, 0), pattern, value, pattern.score(value))
@@ -504,7 +560,7 @@ def score_hand(
         # (杠上炮) the kong is the discarder's, so the winner's melds say nothing.
         raise EngineError("after_kong_without_kong", field="after_kong")
     void = fields.void_suit(void_suit, "void_suit")
-    return score_held(scoring_for(table_rules), held, situation, heavenly, void)
+    return score_held(scoring_for(table_rules), held, situation, heavenly, void, win)
 
 
 def _situation_flags(after_kong: object, last_tile: object) -> int:
@@ -538,40 +594,78 @@ def legality(rules: Rules, final: int, void: int | None) -> ScoreResult | None:
 THREE_SUITS = not_a_win("three_suits")
 VOID_SUIT = tuple(not_a_win("void_suit", suit=suit, suit_zh=SUIT_NAMES_ZH[suit]) for suit in SUITS)
 NO_SHAPE = not_a_win("no_shape")
+BELOW_MIN_FAN = "below_min_fan"  # the reason code of a hand worth less than 起胡 (3.6)
 # ScoreResult.reason_code's closed set, for the API's schema.
-REASON_CODES = tuple(dict.fromkeys(str(result.reason_code) for result in (THREE_SUITS, *VOID_SUIT, NO_SHAPE)))
+REASON_CODES = (
+    *dict.fromkeys(str(result.reason_code) for result in (THREE_SUITS, *VOID_SUIT, NO_SHAPE)),
+    BELOW_MIN_FAN,
+)
 
 
 def score_held(
-    scoring: Scoring, held: Held, situation: int, heavenly: HeavenlyPattern | None, void: int | None
+    scoring: Scoring,
+    held: Held,
+    situation: int,
+    heavenly: HeavenlyPattern | None,
+    void: int | None,
+    win_tile: int | None = None,
 ) -> ScoreResult:
-    """Steps 3 to 9 of the pipeline for a validated hand."""
+    """Steps 3 to 10 of the pipeline for a validated hand (``win_tile``: the tile won on, for 夹心五)."""
     rules = scoring.rules
     final = held.packed + held.meld_packed
     illegal = legality(rules, final, void)
     if illegal is not None:
         return illegal
     tile_bits = tile_facts(final)
+    meld_bit = melds_fact_bit(held.melds)
     mask = standard_facts(held.packed)
     if mask:
-        mask = COMBINE[mask][melds_fact_bit(held.melds)]
+        mask = COMBINE[mask][meld_bit]
     seven = 0 if held.melds else seven_pairs_facts(held.packed)
-    found = (
-        heavenly_reading(scoring, mask, seven, tile_bits, heavenly)
-        if heavenly
-        else best_reading(scoring, mask, seven, tile_bits)
-    )
+    situation |= melds_situation(held.melds) | tiles_situation(final)
+    found = _reading(scoring, mask, seven, tile_bits, heavenly)
+    result = _scored(scoring, held, final, found, heavenly, situation)
+    if rules.jia_xin_wu and win_tile is not None:
+        middle = jia_xin_wu_mask(held.packed, win_tile, meld_bit)
+        if middle:
+            found = _reading(scoring, middle, 0, tile_bits, heavenly)
+            run = (win_tile - 1, win_tile, win_tile + 1)
+            with_it = _scored(scoring, held, final, found, heavenly, situation | JIA_XIN_WU, run)
+            if result is NO_SHAPE or with_it.fan > result.fan:
+                result = with_it
+    if result.win and result.fan < rules.min_fan_to_win:
+        return below_min_fan(result, rules.min_fan_to_win)
+    return result
+
+
+def _reading(
+    scoring: Scoring, mask: int, seven: int, tile_bits: int, heavenly: HeavenlyPattern | None
+) -> tuple[Choice, int] | None:
+    if heavenly:
+        return heavenly_reading(scoring, mask, seven, tile_bits, heavenly)
+    return best_reading(scoring, mask, seven, tile_bits)
+
+
+def _scored(
+    scoring: Scoring,
+    held: Held,
+    final: int,
+    found: tuple[Choice, int] | None,
+    heavenly: HeavenlyPattern | None,
+    situation: int,
+    run: tuple[int, int, int] | None = None,
+) -> ScoreResult:
+    """Steps 7 to 10 for one reading (``run``: the 4-5-6 of 夹心五 it holds, set apart from the lookup)."""
     if found is None:
         return NO_SHAPE
+    rules = scoring.rules
     choice, reading = found
     gen = gen_count(rules, final, held.melds) - choice.pattern.gen_inside
     # ``reported`` inline: this runs for every hand scored
     pattern, heavenly_extras = (
         (choice.score, ()) if heavenly is None else HEAVENLY[rules.tian_di_hu](rules, heavenly, choice)
     )
-    extras = heavenly_extras + scoring.extras_for(
-        situation | melds_situation(held.melds) | tiles_situation(final)
-    )
+    extras = heavenly_extras + scoring.extras_for(situation)
     fan = pattern.fan + gen + sum(extra.fan for extra in extras)
     multiplier = multiplier_of(fan)
     points = rules.amount(fan)
@@ -584,12 +678,25 @@ def score_held(
         pattern,
         gen,
         extras,
-        _set_names(held, reading),
+        _set_names(held, reading, run),
     )
 
 
-def _set_names(held: Held, reading: int) -> tuple[str, ...]:
-    if reading:
-        melds = tuple((meld.tile // 9, meld.name) for meld in held.melds)
+def below_min_fan(result: ScoreResult, minimum: int) -> ScoreResult:
+    """A hand that would win but is worth less than 起胡: not a win, its fan still shown (3.6)."""
+    refusal = not_a_win("below_min_fan", fan=result.fan, minimum=minimum)
+    return replace(
+        result, win=False, reason=refusal.reason, reason_zh=refusal.reason_zh, reason_code=refusal.reason_code
+    )
+
+
+def _set_names(held: Held, reading: int, run: tuple[int, int, int] | None = None) -> tuple[str, ...]:
+    if not reading:
+        return tuple(PAIR_NAMES[tile] for tile in seven_pairs_sets(held.packed))
+    melds = tuple((meld.tile // 9, meld.name) for meld in held.melds)
+    if run is None:
         return best_set_names(held.packed, reading, melds, melds_fact_bit(held.melds))
-    return tuple(PAIR_NAMES[tile] for tile in seven_pairs_sets(held.packed))
+    # 夹心五's run is named beside the melds, the rest of the concealed tiles split as usual
+    rest = held.packed - sum(ONE[tile] for tile in run)
+    named_run = (run[0] // 9, format_tiles(run))
+    return best_set_names(rest, reading, (*melds, named_run), COMBINE[melds_fact_bit(held.melds)][_RUN_BIT])

@@ -157,6 +157,14 @@ MESSAGES: Catalogue = {
         "These tiles are neither four sets and a pair nor seven pairs.",
         "这手牌既组不成四组加一对，也不是七对。",
     ),
+    "below_min_fan": Message(
+        "The hand is worth {fan} fan (平胡 = 1): this table needs {minimum} to win (起胡).",
+        "这手牌只有 {fan} 番（平胡算1番），本桌 {minimum} 番起胡，不能胡。",
+    ),
+    "pattern_left_out": Message(
+        "{key} is not played at this table (幺九将对 is off).",
+        "本桌不算这个牌型（{key}）：幺九将对已关闭。",
+    ),
     # ---- house rules (``rules``, ``options``)
     "rules_not_an_object": Message(
         'Rules must be an object such as {{"preset": "chengdu"}}.',
@@ -309,9 +317,50 @@ MESSAGES: Catalogue = {
         "玩家 {player} 已经逃跑，不能再行动。",
     ),
     "robbed_kong_recorded": Message(
-        "A robbed kong is not recorded as a kong: undo the 弯杠 (added kong) before this win and record "
-        "only the robbing win.",
-        "被抢的杠不算杠，不记杠钱：请撤销这次胡牌之前的弯杠，只记录抢杠胡。",
+        "A robbed kong is not recorded as a kong. If this win robs the 弯杠 (added kong) entered just before "
+        "it, undo that kong and record only the robbing win. If it robs the player's next 弯杠, so that the "
+        "one entered before it stands, give that kong its tile and this win its robbed_tile (or the "
+        "winners' hands): two different tiles tell the two kongs apart.",
+        "被抢的杠不算杠，不记杠钱。如果抢的就是上一步记的弯杠，请撤销那个弯杠，只记录抢杠胡；如果抢的是他后来"
+        "又补的另一个弯杠（前面那个弯杠照算），请给前面那个弯杠填上牌，并给这次抢杠胡填上被抢的牌（或胡牌的"
+        "手牌）：两张牌不同，就能分清是两个杠。",
+    ),
+    "robbed_tile_without_robbing": Message(
+        "robbed_tile names the tile of a robbed kong: it needs robbing_kong true.",
+        "robbed_tile 是被抢的杠的牌，只能和 robbing_kong（抢杠胡）一起用。",
+    ),
+    "robbed_tile_not_won": Message(
+        "robbed_tile must be the tile the robbers won on (their hands' win_tile).",
+        "robbed_tile 必须是抢杠胡胡的那张牌（手牌的 win_tile）。",
+    ),
+    "win_below_min_fan": Message(
+        "Player {player}'s win is worth {fan} fan (平胡 = 1): this table needs {minimum} to win (起胡).",
+        "玩家 {player} 这手牌只有 {fan} 番（平胡算1番），本桌 {minimum} 番起胡，不能胡。",
+    ),
+    "ready_below_min_fan": Message(
+        "Player {player} is entered as ready for {fan} fan (平胡 = 1): below this table's {minimum} to "
+        "win (起胡) that is not ready.",
+        "玩家 {player} 记为有叫 {fan} 番（平胡算1番），本桌 {minimum} 番起胡，不够起胡的叫不算有叫。",
+    ),
+    "adjust_to": Message(
+        'An adjustment goes to a seat 0 to 3, "each" or "house"; got {value!r}.',
+        '罚分的 to 只能是座位 0 到 3、"each"（各家）或 "house"（房间）；收到 {value!r}。',
+    ),
+    "adjust_to_self": Message(
+        "Player {player} cannot pay an adjustment to himself.",
+        "玩家 {player} 不能罚分给自己。",
+    ),
+    "adjust_amount": Message(
+        "An adjustment's amount is a whole number of base points from 1 to {maximum}; got {value!r}.",
+        "罚分的数目必须是 1 到 {maximum} 的整数（底数）；收到 {value!r}。",
+    ),
+    "adjust_reason": Message(
+        "An adjustment needs its reason, 1 to {most} characters (诈胡, 罚分, ...); got {value!r}.",
+        "罚分必须写明原因（诈胡、罚分等），1 到 {most} 个字；收到 {value!r}。",
+    ),
+    "adjust_nobody_in_play": Message(
+        "Nobody else is in play to receive this adjustment from each (各家).",
+        "没有其他仍在牌局中的玩家可以收这笔“各家”罚分。",
     ),
     # ---- the hand in progress (``settlement.engine.draft``)
     "nothing_to_undo": Message("This hand has no event to undo.", "这一手还没有可撤销的记录。"),

@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .errors import EngineError
-from .limits import MAX_OPTION_VALUE, MAX_PATTERN_FAN
+from .limits import MAX_FAN, MAX_OPTION_VALUE, MAX_PATTERN_FAN
 from .patterns import PATTERN_BY_KEY
 
 
@@ -28,6 +28,12 @@ class Preset(enum.StrEnum):
 class Mode(enum.StrEnum):
     XUEZHAN = "xuezhan"
     NORMAL = "normal"
+    XUELIU = "xueliu"
+
+
+class ChajiaoValue(enum.StrEnum):
+    MAX = "max"
+    MIN = "min"
 
 
 class ZimoBonus(enum.StrEnum):
@@ -302,6 +308,7 @@ OPTIONS: tuple[Option, ...] = (
         {
             "xuezhan": ("Blood battle", "血战到底"),
             "normal": ("First win ends the hand", "一人胡牌即结束"),
+            "xueliu": ("Winners play on (血流成河)", "血流成河"),
         },
     ),
     _enum_option(
@@ -404,6 +411,14 @@ OPTIONS: tuple[Option, ...] = (
             "The most a win is multiplied by: with a cap of 8, no payer pays more than 8 bases for a "
             "hand, however many fan it has. Empty: no cap.",
             "胡牌最多按几倍付：如 8 倍封顶，无论多少番，每家最多付 8 底。不填为不封顶。",
+        ),
+        # Named as Chengdu tables say it, counting 平胡 as 0 fan: "N番封顶" is x 2^N (RULES.md 3.5).
+        values=(
+            ValueLabel(None, "No cap", "不封顶"),
+            *(
+                ValueLabel(1 << fan, f"Capped at {fan} fan (×{1 << fan})", f"{fan}番封顶 (×{1 << fan})")
+                for fan in range(1, 9)
+            ),
         ),
     ),
     _option(
@@ -845,6 +860,94 @@ OPTIONS: tuple[Option, ...] = (
             "keep": ("Keeps his winnings", "保留所得"),
             "forfeit": ("Gives them back", "退回所得"),
         },
+    ),
+    _option(
+        "yao_jiu_jiang_dui",
+        OptionKind.BOOL,
+        True,
+        (
+            "幺九将对: false takes 带幺九, 清幺九 and 将对 out of the pattern table.",
+            "幺九将对：关闭则不算带幺九、清幺九和将对。",
+        ),
+        ("Terminals and 2-5-8 pungs (幺九将对)", "幺九将对"),
+        (
+            "Whether a hand with a 1 or 9 in every set (带幺九, 清幺九) and all pungs of 2, 5 and 8 "
+            "(将对) count as patterns. Off: such a hand scores as the plain pattern it also is (平胡, "
+            "对对胡, 清一色 or 清对).",
+            "带幺九、清幺九（每组都带1或9）和将对（全是2、5、8的对对胡）算不算番型。关闭时这样的牌按它本来的"
+            "牌型算（平胡、对对胡、清一色或清对）。",
+        ),
+    ),
+    _option(
+        "jia_xin_wu",
+        OptionKind.BOOL,
+        False,
+        (
+            "夹心五: +1 fan when the winning tile is a 5 completing a concealed 4-5-6 as its middle tile.",
+            "夹心五：胡的是5、且夹在手里的4和6中间成顺子，加1番。",
+        ),
+        ("Five in the middle (夹心五)", "夹心五"),
+        (
+            "+1 fan when a player wins on a 5 that sits between his own 4 and 6 of the same suit (a run "
+            "4-5-6 in his hand). Never for seven pairs.",
+            "胡的那张是5，正好夹在自己手里同花色的4和6中间成顺子时加1番。七对不算。",
+        ),
+    ),
+    _option(
+        "men_qing_needs_zimo",
+        OptionKind.BOOL,
+        False,
+        (
+            "门清 counts only on a self-draw (杠上花 included).",
+            "门清只在自摸（含杠上花）时才算。",
+        ),
+        ("Concealed hand (门清) only on a self-draw", "门清须自摸"),
+        (
+            "When the concealed-hand fan is on, it counts only if the player drew the winning tile "
+            "himself, not on another's discard or a robbed kong.",
+            "门清开启时，只有自己摸到胡牌才算门清，点炮或抢杠胡不算。",
+        ),
+    ),
+    _enum_option(
+        "chajiao_value",
+        ChajiaoValue.MAX,
+        (
+            "查叫 at a 流局: a ready player is paid his best possible fan (max, 查大叫) or his smallest "
+            "(min, 查小叫).",
+            "流局查叫：按最大可能番数（查大叫）或最小番数（查小叫）赔。",
+        ),
+        ("Paying the ready players at the end (查叫)", "查大叫 / 查小叫"),
+        (
+            "When the wall is empty, a player who is not ready pays each ready player as if that player "
+            "had won: on his best waiting tile, or on his smallest.",
+            "流局时没叫的人赔有叫的人，按有叫的人听的牌里最大的番（查大叫）或最小的番（查小叫）算。",
+        ),
+        {
+            "max": ("His best waiting tile (查大叫)", "按最大番（查大叫）"),
+            "min": ("His smallest waiting tile (查小叫)", "按最小番（查小叫）"),
+        },
+    ),
+    _option(
+        "min_fan_to_win",
+        OptionKind.INT,
+        1,
+        (
+            "N番起胡: the least fan (平胡 = 1) a win must have; waits below it do not count as ready.",
+            "N番起胡：胡牌至少要有的番数（平胡算1番）；不够的叫不算有叫。",
+        ),
+        ("Least a win must be worth (起胡)", "起胡"),
+        (
+            "The smallest hand a player may win with, counting a plain hand (平胡) as 1 fan. A hand worth "
+            "less may not win, and a player waiting only for such a hand is not ready.",
+            "胡牌最少要多大（平胡算1番）：不够的牌不能胡，只听这种牌也不算有叫。",
+        ),
+        values=(
+            ValueLabel(1, "Any hand wins", "平胡就能胡"),
+            ValueLabel(2, "A plain hand (平胡) cannot win", "平胡不能胡"),
+            ValueLabel(3, "A plain hand needs two more fan", "平胡至少再加两番"),
+        ),
+        minimum=1,
+        maximum=MAX_FAN,
     ),
 )
 OPTIONS_BY_KEY: Mapping[str, Option] = {option.key: option for option in OPTIONS}

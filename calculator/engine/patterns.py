@@ -8,7 +8,7 @@ per set of values and scoring is a tuple lookup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -168,6 +168,43 @@ DI_HU = HeavenlyPattern(
     "a non-dealer wins in the first go-around, before his own first discard and anyone's pung or kong",
 )
 HEAVENLY_PATTERNS: tuple[HeavenlyPattern, ...] = (TIAN_HU, DI_HU)
+
+
+@dataclass(frozen=True, slots=True)
+class Composition:
+    """A name players give a composition, not a pattern of its own (RULES.md 3.1): a page shows it beside
+    the breakdown; the API's ``pattern`` stays the table's key. It names a hand of four melds (金钩钓's
+    shape) reported as one of ``patterns`` with at least ``kongs`` of the melds kongs."""
+
+    key: str
+    name: str
+    name_en: str
+    patterns: frozenset[str]
+    kongs: int
+
+
+# The most particular first: four kongs is also a golden hook.
+COMPOSITIONS: tuple[Composition, ...] = (
+    Composition("shi_ba_luo_han", "十八罗汉", "Eighteen arhats", frozenset({"dui_dui_hu", "jiang_dui"}), 4),
+    Composition(
+        "qing_shi_ba_luo_han", "清十八罗汉", "Full flush eighteen arhats", frozenset({"qing_dui"}), 4
+    ),
+    Composition("jiang_jin_gou", "将金钩", "Golden hook of 2, 5 and 8", frozenset({"jiang_dui"}), 0),
+    Composition("qing_jin_gou", "清金钩", "Full flush golden hook", frozenset({"qing_dui"}), 0),
+)
+MELDS_OF_A_HOOK = 4
+
+
+def composition_of(pattern_key: str, meld_kinds: Sequence[str]) -> Composition | None:
+    """The players' name for a hand of this pattern and these melds (kinds as the API writes them), if any."""
+    if len(meld_kinds) != MELDS_OF_A_HOOK:
+        return None
+    kongs = sum(1 for kind in meld_kinds if kind != "pung")
+    return next((c for c in COMPOSITIONS if pattern_key in c.patterns and kongs >= c.kongs), None)
+
+
+# The patterns the one room switch 幺九将对 takes out of the table when off (``yao_jiu_jiang_dui``).
+YAO_JIU_JIANG_DUI = frozenset({"dai_yao_jiu", "qing_yao_jiu", "jiang_dui"})
 # Every row of RULES.md 3.1 in its order: what ``pattern_fan`` may change and the rules table lists.
 PATTERN_ROWS: tuple[PatternRow, ...] = (*PATTERNS, *HEAVENLY_PATTERNS)
 PATTERN_BY_KEY: Mapping[str, PatternRow] = {pattern.key: pattern for pattern in PATTERN_ROWS}
@@ -185,8 +222,12 @@ class Choice:
 
 
 @lru_cache(maxsize=64)
-def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
-    """For each fact combination (by its bits), the largest pattern that applies under these values."""
+def choices(
+    pattern_fan: tuple[tuple[str, int], ...], left_out: frozenset[str] = frozenset()
+) -> tuple[Choice, ...]:
+    """For each fact combination (by its bits), the largest pattern that applies under these values,
+    among the patterns the table plays (``left_out``: those it does not; 平胡 and 七对 always stay, so
+    every standard or seven-pairs reading keeps a pattern)."""
     values = {**{pattern.key: pattern.fan for pattern in PATTERNS}, **dict(pattern_fan)}
 
     def best(facts: Facts) -> Choice:
@@ -195,7 +236,7 @@ def choices(pattern_fan: tuple[tuple[str, int], ...]) -> tuple[Choice, ...]:
                 (values[p.key] - p.gen_inside, values[p.key], row), p, values[p.key], p.score(values[p.key])
             )
             for row, p in enumerate(PATTERNS)
-            if p.applies(facts)
+            if p.applies(facts) and p.key not in left_out
         )
         return max(ranked, key=lambda choice: choice.rank)
 

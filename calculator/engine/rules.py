@@ -19,6 +19,7 @@ from .options import (
     OPTIONS,
     OPTIONS_BY_KEY,
     PRESETS,
+    ChajiaoValue,
     DealerRule,
     DianGangHua,
     DirectKong,
@@ -38,7 +39,7 @@ from .options import (
     parse_option,
     parse_preset,
 )
-from .patterns import PATTERN_BY_KEY, PATTERN_ROWS
+from .patterns import PATTERN_BY_KEY, PATTERN_ROWS, YAO_JIU_JIANG_DUI
 
 
 def option_default(key: str) -> Any:
@@ -91,6 +92,11 @@ class Rules:
     refund_when_nobody_ready: bool = option_default("refund_when_nobody_ready")
     escape_penalty_to: EscapePenaltyTo = option_default("escape_penalty_to")
     escaped_winner: EscapedWinner = option_default("escaped_winner")
+    yao_jiu_jiang_dui: bool = option_default("yao_jiu_jiang_dui")
+    jia_xin_wu: bool = option_default("jia_xin_wu")
+    men_qing_needs_zimo: bool = option_default("men_qing_needs_zimo")
+    chajiao_value: ChajiaoValue = option_default("chajiao_value")
+    min_fan_to_win: int = option_default("min_fan_to_win")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None = None, *, field_name: str = "rules") -> Rules:
@@ -143,6 +149,16 @@ class Rules:
             if pattern_key == key:
                 return fan
         return PATTERN_BY_KEY[key].fan
+
+    @property
+    def left_out_patterns(self) -> frozenset[str]:
+        """The base patterns the table plays without (幺九将对 off, RULES.md 3.1)."""
+        return frozenset() if self.yao_jiu_jiang_dui else YAO_JIU_JIANG_DUI
+
+    @property
+    def winners_play_on(self) -> bool:
+        """血流成河 (RULES.md 7.1): a win takes nobody out of play."""
+        return self.mode is Mode.XUELIU
 
     @property
     def counts_men_qing(self) -> bool:

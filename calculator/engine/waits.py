@@ -4,7 +4,9 @@ A 13-tile position is ready if some tile completes it. The waits come from the p
 a tile completes the hand only in a suit whose key is one tile short while the other two suits already
 split, so a position needs at most three completion lookups, plus the one odd kind of a seven-pairs wait.
 Each live wait is valued as pattern + gen (counting the waiting tile) + the switched-on extras the tiles
-alone decide (金钩钓, 门清, 中张), never situational fan. A 14-tile position (a drawn tile in hand) is ready
+alone decide (金钩钓, 门清, 中张, 夹心五 on a wait some reading puts in the middle of 4-5-6), never
+situational fan; a wait below 起胡 (``min_fan_to_win``) is no wait. 查叫 takes the best wait's value, or
+under 查小叫 (``chajiao_value`` = min) the least one's. A 14-tile position (a drawn tile in hand) is ready
 if some discard leaves a ready 13; its value is the best over those discards. That holds for a 14 that is
 a flower pig as it stands too (a tile of the void suit, or all three suits): ``huazhu`` stays true, and the
 discards that leave it ready are listed.
@@ -21,6 +23,7 @@ from .fan import (
     Scoring,
     Wait,
     gen_count,
+    jia_xin_wu_mask,
     legality,
     melds_fact_bit,
     melds_situation,
@@ -30,6 +33,7 @@ from .fan import (
 )
 from .hand import Held, Meld, check_size, read_held, read_melds, read_rules, read_tiles
 from .limits import HAND_TILES, READY_TILES
+from .options import ChajiaoValue
 from .tables import COMBINE, COMPLETIONS, SPLITS
 from .tiles import FOUR_BITS, LOW_BITS, ONE, RANK_BITS, SUIT_BITS, SUIT_MASK, TILE_NAMES, count_of
 
@@ -89,7 +93,7 @@ def find_waits(
     if huazhu:
         return WaitsResult(False, True, (), None)
     waits = live_waits(scoring, held.packed, held.meld_packed, held.melds)
-    return WaitsResult(bool(waits), False, waits, best_wait(waits))
+    return WaitsResult(bool(waits), False, waits, CHAJIAO_WAIT[table_rules.chajiao_value](waits))
 
 
 def best_wait(waits: tuple[Wait, ...]) -> Wait | None:
@@ -99,6 +103,19 @@ def best_wait(waits: tuple[Wait, ...]) -> Wait | None:
         if best is None or wait.fan > best.fan:
             best = wait
     return best
+
+
+def least_wait(waits: tuple[Wait, ...]) -> Wait | None:
+    """The wait worth the least fan (the lowest tile on a tie): 查小叫's value."""
+    least = None
+    for wait in waits:
+        if least is None or wait.fan < least.fan:
+            least = wait
+    return least
+
+
+# What a ready position is worth at 查叫 (``chajiao_value``, RULES.md 3.4): the API's ``best``.
+CHAJIAO_WAIT = {ChajiaoValue.MAX: best_wait, ChajiaoValue.MIN: least_wait}
 
 
 def _best_discard(scoring: Scoring, held: Held, void: int | None, *, huazhu: bool) -> WaitsResult:
@@ -113,15 +130,16 @@ def _best_discard(scoring: Scoring, held: Held, void: int | None, *, huazhu: boo
         waits = live_waits(scoring, left, held.meld_packed, held.melds)
         if waits:
             discards.append(DiscardWaits(TILE_NAMES[tile], waits))
+    value = CHAJIAO_WAIT[scoring.rules.chajiao_value]
     best_fan = -1
     chosen = None
-    for option in discards:
-        wait = best_wait(option.waits)
+    for option in discards:  # under 查小叫 too, he keeps the discard that leaves him the most
+        wait = value(option.waits)
         if wait is not None and wait.fan > best_fan:
             best_fan, chosen = wait.fan, option
     if chosen is None:
         return WaitsResult(False, huazhu, (), None, ())
-    return WaitsResult(True, huazhu, chosen.waits, best_wait(chosen.waits), tuple(discards), chosen.discard)
+    return WaitsResult(True, huazhu, chosen.waits, value(chosen.waits), tuple(discards), chosen.discard)
 
 
 def wait_tiles(packed: int, no_melds: bool) -> dict[int, int]:
@@ -163,8 +181,14 @@ def live_waits(scoring: Scoring, packed: int, meld_packed: int, melds: tuple[Mel
         mask = found[tile]
         facts = tile_facts(complete) | (0 if melds else seven_pairs_facts(packed + ONE[tile]))
         gen = (complete & FOUR_BITS).bit_count() if plain_gen else gen_count(rules, complete, melds)
+        middle = jia_xin_wu_mask(packed + ONE[tile], tile, meld_bit) if rules.jia_xin_wu and mask else 0
         wait = scoring.wait(
-            tile, COMBINE[mask][meld_bit] if mask else 0, facts, gen, situation | tiles_situation(complete)
+            tile,
+            COMBINE[mask][meld_bit] if mask else 0,
+            facts,
+            gen,
+            situation | tiles_situation(complete),
+            middle,
         )
         if wait is not None:
             waits.append(wait)

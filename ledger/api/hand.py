@@ -6,7 +6,13 @@ from typing import Any
 
 from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +27,7 @@ from ..serializers import (
     HandConflictSerializer,
     HandEventSerializer,
     HandFinishedSerializer,
+    HandReopenedSerializer,
     HandRevisionSerializer,
     HandSerializer,
     HandSetupSerializer,
@@ -125,7 +132,9 @@ class HandAPIView(APIView):
         """200 with the hand; 201 with the round and the next hand when the write finished the hand."""
         assert self.session is not None  # noqa: S101 - session_for ran first
         headers = {"Idempotent-Replayed": "true"} if outcome.replayed else {}
-        if outcome.round is None:
+        if outcome.reopened is not None:
+            response = _hand_response(self.session, reopened_round=outcome.reopened.pk)
+        elif outcome.round is None:
             response = _hand_response(self.session)
         else:
             response = _hand_response(self.session, status.HTTP_201_CREATED, round=_round_data(outcome.round))
@@ -199,13 +208,81 @@ class HandEventsView(HandAPIView):
         return self.answer(outcome)
 
 
+EVENT_INDEX = OpenApiParameter(
+    "index", OpenApiTypes.INT, OpenApiParameter.PATH, description="The event's place in the hand, from 0."
+)
+
+
+class HandEventView(HandAPIView):
+    @extend_schema(
+        tags=["hand"],
+        summary="Replace event k of the hand in place (a wrong fan, winner or discarder)",
+        description=(
+            "The events after it are kept; the whole hand is settled again, and a 400 (naming the event "
+            "at fault) changes nothing. 200 with the hand; 201 with `round` and `hand` if the hand is now "
+            "finished. An index past the end is a 409 (`no_such_event`) with the hand."
+        ),
+        parameters=[SESSION_ID, EVENT_INDEX, HAND_KEY],
+        request=HandEventSerializer,
+        responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
+    )
+    def put(self, request: Request, session_id: int, index: int) -> Response:
+        session = self.session_for(request, session_id)
+        body = request_object(request.data, HAND_EVENT_FIELDS, ("event", "revision"))
+        outcome = services.hand_event_edit(
+            actor=request.user,
+            session=session,
+            index=index,
+            event=body["event"],
+            revision=body["revision"],
+            note=body.get("note"),
+            idempotency_key=_idempotency_key(request),
+        )
+        return self.answer(outcome)
+
+    @extend_schema(
+        tags=["hand"],
+        summary="Remove event k of the hand, keeping the events after it",
+        description="The whole hand is settled again; a 400 changes nothing. 200 with the hand.",
+        parameters=[SESSION_ID, EVENT_INDEX, HAND_KEY],
+        request=HandRevisionSerializer,
+        responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
+    )
+    def delete(self, request: Request, session_id: int, index: int) -> Response:
+        session = self.session_for(request, session_id)
+        body = request_object(request.data, REVISION_FIELDS, ("revision",))
+        outcome = services.hand_event_remove(
+            actor=request.user,
+            session=session,
+            index=index,
+            revision=body["revision"],
+            idempotency_key=_idempotency_key(request),
+        )
+        return self.answer(outcome)
+
+
 class HandUndoView(HandAPIView):
     @extend_schema(
         tags=["hand"],
-        summary="Undo the hand's last event (it can be redone)",
+        summary="Undo the hand's last event (it can be redone); right after a finished hand, reopen it",
+        description=(
+            "200 with the hand. Right after the event that finished a hand (nothing recorded in the new hand "
+            "yet), the undo takes that hand back: its round is voided (a reversal version, as POST "
+            "…/rounds/{id}/void/), the hand is in progress again with its events, the finishing one undone "
+            "and redoable: 200 with `hand` and `reopened_round` (the round's id). Redo then records the "
+            "round again, as a new version of the same round."
+        ),
         parameters=[SESSION_ID, HAND_KEY],
         request=HandRevisionSerializer,
-        responses={200: HandSerializer, **ERRORS, **HAND_CONFLICT},
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="HandUndone",
+                serializers=[HandSerializer, HandReopenedSerializer],
+                resource_type_field_name=None,
+            ),
+            **ERRORS,
+            **HAND_CONFLICT,
+        },
     )
     def post(self, request: Request, session_id: int) -> Response:
         session = self.session_for(request, session_id)

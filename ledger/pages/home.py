@@ -11,12 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from calculator.engine import EngineError
 
 from .. import selectors, services
+from ..models import SessionStatus
 from .refusals import refusal_message
 
 
@@ -54,7 +56,23 @@ def group_create(request: HttpRequest) -> HttpResponse:
     return _home(request, form, status=400)
 
 
+@require_http_methods(["GET", "HEAD"])
+def app_start(request: HttpRequest) -> HttpResponse:
+    """Where the installed app opens (the manifest's start_url): tonight's open session when a group of
+    mine started one today, else home; the calculator for a phone nobody is logged in on."""
+    if not request.user.is_authenticated:
+        return redirect("calculator-page")
+    tonight = (
+        selectors.sessions_for(request.user)
+        .filter(status=SessionStatus.OPEN, created__date=timezone.localdate())
+        .order_by("-created")
+        .first()
+    )
+    return redirect("session-page", tonight.pk) if tonight is not None else redirect("home")
+
+
 urlpatterns = [
+    path("app/", app_start, name="app-start"),
     path("home/", home, name="home"),
     path("groups/new/", group_create, name="group-create"),
 ]

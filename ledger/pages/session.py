@@ -12,8 +12,7 @@ hand's part, kong money at once.
 Live view: every member's page follows the table. It polls ``session_live`` (see there) every
 ``live.POLL_SECONDS`` while it is visible; the answer is 204 while the hand is at the revision the page
 shows, else the entry's update fragment (header, seats, this hand, the end card), swapped out of band.
-static/js/live.js pauses the polling of a hidden page; static/js/entry.js holds it while this phone's
-scorekeeper is entering an event, so a poll never resets a half-entered event or an open picker.
+When a poll is skipped or held (a hidden page, this phone entering an event): docs/pages.md, "Live view".
 """
 
 from __future__ import annotations
@@ -58,7 +57,13 @@ class SessionHandStore:
         return self.session.rules
 
     def load(self) -> Hand:
-        return self._hand(selectors.hand_row(self.session))
+        hand = self._hand(selectors.hand_row(self.session))
+        if self.session.is_open:
+            return hand
+        # closing dropped the unfinished hand: the table as the ledger has it (its revision kept for the poll)
+        kept = hand.draft
+        empty = HandDraft.of(dealer=kept.dealer, void_suits=kept.void_suits, revision=kept.revision)
+        return replace(hand, draft=empty)
 
     def settle(self, draft: HandDraft) -> RoundResult:
         """The session's table: its rules and, with coins on, the balances now."""
@@ -254,6 +259,10 @@ def _live_update(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     page = {**entry_context(board, {}, page_language()), **_page_context(request, session)(board)}
     response = TemplateResponse(request, "web/entry/_update.html", page)
     response[REVISION_HEADER] = str(hand.revision)
+    if not session.is_open:
+        # closed since this page polled (a closed page does not poll): the whole page again, without the
+        # entry's controls and with the hand in progress gone, rather than a refusal at the next tap
+        response["HX-Refresh"] = "true"
     return response
 
 

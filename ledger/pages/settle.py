@@ -122,6 +122,7 @@ def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status
         "session_url": session_url(session),
         "stats_url": group_stats_url(session.group),  # after the evening: how it stands over all of them
         "can_close": session.is_open and role in WRITER_ROLES,
+        "unfinished": _unfinished(session) if session.is_open else "",
         "card_url": reverse("session-card", args=[session.pk]),
         "card_filename": f"sczmj-{session.pk}-{timezone.localdate(session.created).isoformat()}.png",
         "summary_url": summary_url(request, session),
@@ -129,6 +130,20 @@ def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status
         "alert": alert,
     }
     return render(request, "ledger/settle/settle.html", context, status=status)
+
+
+def _unfinished(session: Session) -> str:
+    """What closing drops: the hand in progress, its kongs' money included, counts only once finished."""
+    hand = selectors.hand_row(session)
+    if not hand.events:
+        return ""
+    return ngettext(
+        "Hand %(n)s is not over: its %(count)s recorded entry (a kong's money too) is dropped when the "
+        "session closes; only finished hands count.",
+        "Hand %(n)s is not over: its %(count)s recorded entries (a kong's money too) are dropped when the "
+        "session closes; only finished hands count.",
+        len(hand.events),
+    ) % {"n": hand.number, "count": len(hand.events)}
 
 
 @login_required

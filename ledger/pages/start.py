@@ -50,6 +50,7 @@ from web.rules_form import PRESET_LABELS
 
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
+from ..names import InvisibleCharacter, normal_name
 from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
@@ -99,14 +100,19 @@ def _option_field(option: Option, preset_rules: Rules, language: str, initial: s
     """The form field of one option: a choice among its named values, or a number box."""
     label = option_label(option, language)
     preset_value = getattr(preset_rules, option.key)
+    # A select cannot wrap: its "as the preset" choice stays short and the preset's value is said beside it
+    # (OptionRow.preset); a number box's placeholder still names the value.
     as_preset = _("As the preset: %(value)s") % {"value": value_words(option, preset_value, language)}
     codec = CODECS[option.kind]
-    if codec.choices is not None:
-        offered = _choices(codec.choices(option), initial)
+    # a number the engine names value by value (起胡, 金钩钓's fan) is a choice among those names too
+    named = tuple(str(value.value) for value in option.value_labels)
+    offered_values = codec.choices(option) if codec.choices is not None else named
+    if offered_values:
+        offered = _choices(offered_values, initial)
         return forms.TypedChoiceField(
             label=label,
             required=False,
-            choices=[("", as_preset)]
+            choices=[("", _("As the preset"))]
             + [(raw, value_words(option, codec.from_raw(raw), language)) for raw in offered],
             coerce=codec.from_raw,
             empty_value=None,
@@ -134,12 +140,21 @@ def _option_field(option: Option, preset_rules: Rules, language: str, initial: s
     )
 
 
+def _compared(name: str | None) -> str | None:
+    """A seat's name as the ledger compares it (``小王`` + U+200B is ``小王``); one with an invisible
+    character inside is left as typed for the service to refuse with its message."""
+    try:
+        return normal_name(name) if name else name
+    except InvisibleCharacter:
+        return name
+
+
 def _choices(offered: Sequence[str], initial: str | None) -> tuple[str, ...]:
     return tuple(offered) if initial is None or initial in offered else (*offered, initial)
 
 
 def _pattern_field(pattern: Any, preset_rules: Rules, language: str) -> forms.Field:
-    as_preset = _("As the preset: %(value)s") % {"value": fan_words(preset_rules.pattern_value(pattern.key))}
+    as_preset = _("%(value)s (preset)") % {"value": fan_words(preset_rules.pattern_value(pattern.key))}
     return forms.TypedChoiceField(
         label=pattern_name(pattern, language),
         required=False,
@@ -213,7 +228,7 @@ class StartForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        names = [cleaned.get(f"seat_{seat}") for seat in range(SEATS)]
+        names = [_compared(cleaned.get(f"seat_{seat}")) for seat in range(SEATS)]
         for seat, name in enumerate(names):
             if name and name in names[:seat]:
                 self.add_error(f"seat_{seat}", _("%(name)s already sits at another seat.") % {"name": name})
@@ -267,8 +282,14 @@ class StartForm(forms.Form):
         return self._option_rows(common=False)
 
     def _option_rows(self, *, common: bool) -> list[OptionRow]:
+        preset_rules = PRESET_RULES[self._chosen_preset()]
         return [
-            OptionRow(self[f"rule_{option.key}"], option_explanation(option, self.language))
+            OptionRow(
+                self[f"rule_{option.key}"],
+                option_explanation(option, self.language),
+                _("The preset: %(value)s")
+                % {"value": value_words(option, getattr(preset_rules, option.key), self.language)},
+            )
             for option in RULE_OPTIONS
             if (option.key in COMMON_OPTIONS) == common
         ]
@@ -291,6 +312,7 @@ class StartForm(forms.Form):
 class OptionRow:
     field: forms.BoundField
     explanation: str
+    preset: str  # what "as the preset" means here, said beside the select rather than cut inside it
 
 
 def initial_from(last: Session | None) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils import translation
@@ -14,7 +14,7 @@ from ..errors import LedgerError
 from .checks import _unique_or
 
 
-def account_create(*, username: str, password: str) -> AbstractBaseUser:
+def account_create(*, username: str, password: str) -> User:
     """A new login. Password rules are Django's validators; a taken name is a 400 on ``username``."""
     user_model = get_user_model()
     username = username.strip()

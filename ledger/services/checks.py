@@ -16,6 +16,7 @@ from calculator.engine import EngineError
 
 from ..errors import Forbidden, LedgerError
 from ..models import SEATS, Group, Membership
+from ..names import InvisibleCharacter, normal_name
 
 MAX_ID = 10**18  # ids beyond any database's integer column are simply not found
 
@@ -86,7 +87,11 @@ def _note(value: object, field: str = "note") -> str | None:
 
 
 def _required_text(value: object, field: str, max_length: int) -> str:
-    text = value.strip() if isinstance(value, str) else ""
+    """A name as the ledger keeps and compares it (``ledger.names``: NFKC, trimmed, nothing invisible)."""
+    try:
+        text = normal_name(value) if isinstance(value, str) else ""
+    except InvisibleCharacter as error:
+        raise LedgerError("name_invisible", field=field, character=error.code) from None
     if not text or len(text) > max_length:
         raise LedgerError("text_length", field=field, name=field, maximum=max_length)
     return text

@@ -107,6 +107,7 @@ def _round_insert(
         dealer=body["dealer"],
         void_suits=body.get("void_suits"),
         events=body["events"],
+        adjustment=result.adjustment_round,
         idempotency_key=key,
         request_fingerprint=fingerprint,
     )
@@ -151,8 +152,9 @@ def round_correct(
     round_.dealer = round_body["dealer"]
     round_.void_suits = round_body.get("void_suits")
     round_.events = round_body["events"]
+    round_.adjustment = result.adjustment_round
     round_.version = version
-    round_.save(update_fields=["dealer", "void_suits", "events", "version"])
+    round_.save(update_fields=["dealer", "void_suits", "events", "adjustment", "version"])
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "events")
     _hand_follows_ledger(session)

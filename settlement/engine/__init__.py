@@ -13,19 +13,29 @@ from calculator.engine import EngineError
 from .checks import robbed_kong_voided
 from .draft import KEPT, Drafted, DraftRefusal, HandDraft, Settle, StaleDraft, Undone, settler
 from .escape import NEAR_THE_END
-from .events import DrawStatus, EventKind, KongKind
+from .events import EACH, DrawStatus, EventKind, KongKind
 from .requests import settle_from_payload
 from .settle import EventMoney, Paid, RoundResult, settle_round
 from .settle_up import Payment, settle_up
 from .state import HOUSE, SEATS, KongPayment, PaymentState, Reason, RoundState, Transfer
-from .summaries import DrawSummary, EscapeSummary, EventSummary, KongSummary, WinnerScore, WinSummary
+from .summaries import (
+    AdjustSummary,
+    DrawSummary,
+    EscapeSummary,
+    EventSummary,
+    KongSummary,
+    WinnerScore,
+    WinSummary,
+)
 from .wins import Situation
 
 __all__ = [
+    "EACH",
     "HOUSE",
     "KEPT",
     "NEAR_THE_END",
     "SEATS",
+    "AdjustSummary",
     "DraftRefusal",
     "Drafted",
     "DrawStatus",

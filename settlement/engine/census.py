@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from calculator.engine import COPIES, KINDS, TILE_NAMES, EngineError
 
-from .events import DrawEvent, Event, KongEvent, PlayerReport, WinEvent
+from .events import AdjustEvent, DrawEvent, Event, KongEvent, PlayerReport, WinEvent
 from .state import SEATS
 
 MAX_KONGS_PER_HAND = 4  # 14 tiles plus one replacement per kong make at most four sets of four
@@ -68,6 +68,8 @@ class _Census:
             return {event.tile}
         if isinstance(event, WinEvent):
             return self._record_win(event)
+        if isinstance(event, AdjustEvent):
+            return set()  # an adjustment names no tile
         reports: Iterable[PlayerReport] = (
             event.players if isinstance(event, DrawEvent) else event.players or ()
         )

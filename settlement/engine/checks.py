@@ -8,10 +8,10 @@ from typing import Any
 
 from calculator.engine import EngineError
 
-from .events import Event, EventKind, KongEvent, KongKind, WinEvent, parse_event
+from .events import AdjustEvent, Event, EventKind, KongEvent, KongKind, WinEvent, parse_event
 from .state import RoundState
 
-AFTER_LAST_TILE = frozenset({EventKind.DRAW, EventKind.ESCAPE})
+AFTER_LAST_TILE = frozenset({EventKind.DRAW, EventKind.ESCAPE, EventKind.ADJUST})
 
 
 def check_open(state: RoundState, index: int, event_type: EventKind) -> None:
@@ -23,9 +23,10 @@ def check_open(state: RoundState, index: int, event_type: EventKind) -> None:
 
 
 def check_can_act(state: RoundState, seat: int, index: int, field: str) -> None:
-    """Only an active player kongs, discards or wins. ``field`` is the seat's place within the event, made
-    into the error's path only when there is an error (these checks run for every event)."""
-    if seat in state.winners:
+    """Only a player in play kongs, discards or wins (under 血流成河 a winner too). ``field`` is the seat's
+    place within the event, made into the error's path only when there is an error (these checks run for
+    every event)."""
+    if seat in state.winners and not state.winners_play_on:
         raise EngineError("player_has_won", field=f"events[{index}].{field}", event=index, player=seat)
     if seat in state.escaped:
         raise EngineError("player_has_escaped", field=f"events[{index}].{field}", event=index, player=seat)
@@ -34,12 +35,13 @@ def check_can_act(state: RoundState, seat: int, index: int, field: str) -> None:
 def robs_the_kong_before(previous: Event, event: Event) -> bool:
     """RULES.md 4.5: a robbed kong is void and is not itself a kong event. An added kong by the robbed
     player just before the robbing win is that kong entered twice (it would keep its kong money), unless
-    both tiles are known and differ: then it was his previous kong and stands."""
+    both tiles are known and differ: then it was his previous kong and stands. The robbing win tells its
+    tile by ``robbed_tile`` or by the winners' hands."""
     if not (isinstance(event, WinEvent) and event.robbing and isinstance(previous, KongEvent)):
         return False
     if previous.kind is not KongKind.ADDED or previous.player != event.discarder:
         return False
-    robbed = {winner.hand.win_index for winner in event.winners if winner.hand is not None}
+    robbed = event.robbed_tiles
     return previous.tile is None or not robbed or previous.tile in robbed
 
 
@@ -54,8 +56,9 @@ def robbed_kong_voided(previous: Mapping[str, Any], event: Mapping[str, Any]) ->
 
 
 def check_robbed_kongs(events: Sequence[Event]) -> None:
-    """A robbing win right after the robbed kong entered as a kong is refused (``robs_the_kong_before``)."""
-    for previous, event in pairwise(events):
+    """A robbing win right after the robbed kong entered as a kong is refused (``robs_the_kong_before``);
+    an adjustment between them is looked past (RULES.md 4.8)."""
+    for previous, event in pairwise([event for event in events if not isinstance(event, AdjustEvent)]):
         if not robs_the_kong_before(previous, event):
             continue
         raise EngineError(

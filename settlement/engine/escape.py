@@ -1,4 +1,6 @@
-"""逃跑 (RULES.md 6): an active player who leaves ends the round and pays; a winner who leaves does not."""
+"""逃跑 (RULES.md 6): an active player who leaves ends the round and pays; a winner who leaves does not,
+except under 血流成河 (7.1), where a winner leaves like anyone in play: kong income back, the penalty to
+each other player in play who has not won, the round over."""
 
 from __future__ import annotations
 
@@ -16,12 +18,12 @@ NEAR_THE_END = 4  # with this many wall tiles left or fewer, a ready player is o
 
 
 def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> EventOutcome:
-    """An active player leaves: kong income back, a penalty to each other active player, the round ends."""
+    """A player in play leaves: kong income back, a penalty to each other active player, the round ends."""
     index, path = event.index, f"events[{event.index}]"
     check_open(state, index, EventKind.ESCAPE)
     if event.player in state.escaped:
         raise EngineError("escaped_twice", field=f"{path}.player", event=index, player=event.player)
-    if event.player in state.winners:
+    if event.player in state.winners and not state.winners_play_on:
         return _winner_leaves(state, event, table)
     if event.tiles_left is None:
         raise EngineError("escape_without_tiles_left", field=f"{path}.tiles_left", event=index)
@@ -52,8 +54,9 @@ def settle_escape(state: RoundState, event: EscapeEvent, table: Table) -> EventO
         for seat in others
         if (points := _owed(base, checks.get(seat), near_end)) > 0
     )
+    had_won = event.player in state.winners  # only under 血流成河 does a winner's escape end the round
     summary = EscapeSummary(
-        index, event.player, event.tiles_left, False, tuple([checks[seat] for seat in sorted(checks)])
+        index, event.player, event.tiles_left, had_won, tuple([checks[seat] for seat in sorted(checks)])
     )
     new_state = state.after_escape(event.player, finished=True)
     return EventOutcome(refunds + penalties, new_state, summary)

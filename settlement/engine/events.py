@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from calculator.engine import MAX_FAN, MELD_SIZES, TILE_INDEX, EngineError, parse_tiles
+from calculator.engine import MAX_FAN, MAX_OPTION_VALUE, MELD_SIZES, TILE_INDEX, EngineError, parse_tiles
 from calculator.engine.fields import (
     as_list,
     as_object,
@@ -26,7 +26,7 @@ from calculator.engine.fields import (
     void_suit_letter,
 )
 
-from .state import SEATS
+from .state import HOUSE, SEATS
 
 
 class EventKind(enum.StrEnum):
@@ -36,6 +36,7 @@ class EventKind(enum.StrEnum):
     WIN = "win"
     DRAW = "draw"
     ESCAPE = "escape"
+    ADJUST = "adjust"
 
 
 class KongKind(enum.StrEnum):
@@ -60,11 +61,14 @@ STATUSES: Mapping[str, DrawStatus] = {status.value: status for status in DrawSta
 EVENT_KEYS: Mapping[EventKind, frozenset[str]] = {
     EventKind.KONG: frozenset({"type", "player", "kind", "tile", "from"}),
     EventKind.WIN: frozenset(
-        {"type", "from", "robbing_kong", "kong_kind", "after_kong", "last_tile", "winners"}
+        {"type", "from", "robbing_kong", "robbed_tile", "kong_kind", "after_kong", "last_tile", "winners"}
     ),
     EventKind.DRAW: frozenset({"type", "players"}),
     EventKind.ESCAPE: frozenset({"type", "player", "tiles_left", "players"}),
+    EventKind.ADJUST: frozenset({"type", "from", "to", "amount", "reason"}),
 }
+EACH = "each"  # an adjustment's ``to``: every other player in play, each the full amount
+ADJUST_REASON_LENGTH = 80  # RULES.md 4.8: 1 to 80 characters
 WINNER_KEYS = frozenset({"player", "hand", "fan", "tian_hu", "di_hu"})
 REPORT_KEYS = frozenset({"player", "hand", "status", "fan"})
 HAND_KEYS = frozenset({"concealed", "melds", "win_tile"})
@@ -119,6 +123,17 @@ class WinEvent:
     after_kong: bool
     last_tile: bool
     winners: tuple[WinnerSpec, ...]
+    robbed_tile: int | None = None  # the tile of the robbed 弯杠, when the robbing win names it
+
+    @property
+    def robbed_tiles(self) -> frozenset[int]:
+        """What the win says the robbed kong's tile was: ``robbed_tile`` or the winners' winning tile."""
+        named = {
+            winner.hand.win_index
+            for winner in self.winners
+            if winner.hand is not None and winner.hand.win_index is not None
+        }
+        return frozenset(named if self.robbed_tile is None else {*named, self.robbed_tile})
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +150,19 @@ class EscapeEvent:
     players: tuple[PlayerReport, ...] | None
 
 
-Event = KongEvent | WinEvent | DrawEvent | EscapeEvent
+@dataclass(frozen=True, slots=True)
+class AdjustEvent:
+    """罚分 / 诈胡 / a side bet (RULES.md 4.8): ``payer`` pays ``amount`` b to ``payee`` (a seat), to each
+    other player in play (``EACH``) or to the house (None)."""
+
+    index: int
+    payer: int
+    payee: int | str | None
+    amount: int
+    reason: str
+
+
+Event = KongEvent | WinEvent | DrawEvent | EscapeEvent | AdjustEvent
 
 
 # ---------------------------------------------------------------------------------------------- fields
@@ -325,7 +352,14 @@ def parse_win(data: Mapping[str, Any], path: str, index: int) -> WinEvent:
     shared = {winner.hand.win_index for winner in winners if winner.hand is not None}
     if len(shared) > 1:
         raise EngineError("win_tiles_differ", field=f"{path}.winners", event=index)
-    return WinEvent(index, discarder, robbing, after_kong, flag(data, "last_tile", path, index), winners)
+    raw_robbed = data.get("robbed_tile")
+    robbed_tile = None if raw_robbed is None else one_tile(raw_robbed, path, index, "robbed_tile")
+    if robbed_tile is not None and not robbing:
+        raise EngineError("robbed_tile_without_robbing", field=f"{path}.robbed_tile", event=index)
+    if robbed_tile is not None and shared and robbed_tile not in shared:
+        raise EngineError("robbed_tile_not_won", field=f"{path}.robbed_tile", event=index)
+    last_tile = flag(data, "last_tile", path, index)
+    return WinEvent(index, discarder, robbing, after_kong, last_tile, winners, robbed_tile)
 
 
 def parse_draw(data: Mapping[str, Any], path: str, index: int) -> DrawEvent:
@@ -345,11 +379,39 @@ def parse_escape(data: Mapping[str, Any], path: str, index: int) -> EscapeEvent:
     return EscapeEvent(index, player, tiles_left, players)
 
 
+def parse_adjust(data: Mapping[str, Any], path: str, index: int) -> AdjustEvent:
+    payer = seat(require(data, "from", path, index), path, index, "from")
+    raw_to = require(data, "to", path, index)
+    payee: int | str | None
+    if raw_to == EACH:
+        payee = EACH
+    elif raw_to == HOUSE:
+        payee = None
+    elif is_int(raw_to) and raw_to in SEATS:
+        payee = int(raw_to)
+    else:
+        raise EngineError("adjust_to", field=f"{path}.to", event=index, value=raw_to)
+    if payee == payer:
+        raise EngineError("adjust_to_self", field=f"{path}.to", event=index, player=payer)
+    amount = require(data, "amount", path, index)
+    if not (is_int(amount) and 1 <= amount <= MAX_OPTION_VALUE):
+        raise EngineError(
+            "adjust_amount", field=f"{path}.amount", event=index, maximum=MAX_OPTION_VALUE, value=amount
+        )
+    reason = require(data, "reason", path, index)
+    if not isinstance(reason, str) or not 1 <= len(reason.strip()) <= ADJUST_REASON_LENGTH:
+        raise EngineError(
+            "adjust_reason", field=f"{path}.reason", event=index, most=ADJUST_REASON_LENGTH, value=reason
+        )
+    return AdjustEvent(index, payer, payee, int(amount), reason.strip())
+
+
 EVENT_PARSERS: Mapping[str, Callable[[Mapping[str, Any], str, int], Event]] = {
     EventKind.KONG: parse_kong,
     EventKind.WIN: parse_win,
     EventKind.DRAW: parse_draw,
     EventKind.ESCAPE: parse_escape,
+    EventKind.ADJUST: parse_adjust,
 }
 
 

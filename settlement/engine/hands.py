@@ -10,7 +10,15 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from calculator.engine import MAX_PAYMENT_POINTS, EngineError, Rules, find_waits, multiplier_of, score_hand
+from calculator.engine import (
+    BELOW_MIN_FAN,
+    MAX_PAYMENT_POINTS,
+    EngineError,
+    Rules,
+    find_waits,
+    multiplier_of,
+    score_hand,
+)
 
 from .events import DrawStatus, PlayerReport, WinnerSpec
 
@@ -82,6 +90,8 @@ def score_winner(
         )
     except EngineError as error:
         raise error.within(f"events[{index}].winners[{position}].hand", event=index) from None
+    if result.reason_code == BELOW_MIN_FAN:
+        _check_min_fan(winner.player, result.fan, rules, f"{path}.hand", index)
     if not result.win:
         raise EngineError(
             "hand_does_not_win",
@@ -95,7 +105,16 @@ def score_winner(
     return _win_score(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
 
 
+def _check_min_fan(player: int, fan: int, rules: Rules, path: str, index: int) -> None:
+    """起胡 (RULES.md 3.6): a win below ``min_fan_to_win`` is refused, naming the winner, fan and minimum."""
+    if fan < rules.min_fan_to_win:
+        raise EngineError(
+            "win_below_min_fan", field=path, event=index, player=player, fan=fan, minimum=rules.min_fan_to_win
+        )
+
+
 def _entered(player: int, fan: int, rules: Rules, path: str, index: int) -> WinScore:
+    _check_min_fan(player, fan, rules, path, index)
     points = check_payment(rules.amount(fan), path, index)
     return _win_score(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan", {})
 
@@ -153,6 +172,15 @@ def readiness(
     if report.hand is None:
         assert report.status is not None  # noqa: S101 - the parser guarantees a status without a hand
         fan = report.fan if report.status is DrawStatus.READY else None
+        if fan is not None and fan < rules.min_fan_to_win:
+            raise EngineError(
+                "ready_below_min_fan",
+                field=f"{path}.fan",
+                event=index,
+                player=report.player,
+                fan=fan,
+                minimum=rules.min_fan_to_win,
+            )
         points = 0 if fan is None else check_payment(rules.amount(fan), f"{path}.fan", index)
         return Readiness(report.player, report.status, fan, points, "status")
     try:

@@ -42,7 +42,7 @@ KONG_SHARES: Mapping[KongKind, Callable[[Rules, int, int | None], int]] = {
 
 
 def settle_kong(state: RoundState, event: KongEvent, table: Table) -> EventOutcome:
-    """Every active player other than the maker pays his share of b into the maker's kong income."""
+    """Every player in play other than the maker pays his share of b into the maker's kong income."""
     check_open(state, event.index, EventKind.KONG)
     check_can_act(state, event.player, event.index, "player")
     if event.feeder is not None:
@@ -63,7 +63,7 @@ def settle_kong(state: RoundState, event: KongEvent, table: Table) -> EventOutco
     payments: list[KongPayment] = []
     transfers: list[Transfer] = []
     total = 0
-    for payer in state.active:
+    for payer in state.in_play:
         points = 0 if payer == maker else rules.base_points * share(rules, payer, feeder)
         if points > 0:
             payments.append(KongPayment(event.index, maker, payer, points))

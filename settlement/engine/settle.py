@@ -4,10 +4,11 @@ The pipeline:
 1. read the rules, dealer, void suits, coins and every event (``events.py``): shapes, types, seats, tiles;
 2. count every tile the round names (``census.py``): no kind more than 4 times;
 3. replay the events in order, each through its own handler (``kongs.py``, ``wins.py``, ``draw.py``,
-   ``escape.py``), which checks that the event is possible now, then returns the transfers it causes and
-   the next immutable ``RoundState``;
+   ``escape.py``, ``adjust.py``), which checks that the event is possible now, then returns the transfers
+   it causes and the next immutable ``RoundState``;
 4. net the transfers per seat (the house holds burned penalties; everything sums to 0);
-5. the next dealer (``dealer.py``) once the round is over, and coins (``coins.py``) when asked.
+5. the next dealer (``dealer.py``) once the round is over, and coins (``coins.py``) when asked. A round
+   of adjustments only is over at once and keeps its dealer (RULES.md 4.8).
 Any EngineError in 1 to 3 rejects the whole round: nothing is paid until every event has passed.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 
 from calculator.engine import MAX_ROUND_POINTS, EngineError, Rules
 
+from .adjust import settle_adjust
 from .census import check_tile_census
 from .checks import check_robbed_kongs
 from .coins import CoinResult, parse_coins, settle_coins
@@ -26,8 +28,10 @@ from .dealer import next_dealer
 from .draw import settle_draw
 from .escape import settle_escape
 from .events import (
+    AdjustEvent,
     DrawEvent,
     EscapeEvent,
+    EventKind,
     KongEvent,
     WinEvent,
     parse_dealer,
@@ -45,6 +49,7 @@ HANDLERS: Mapping[type, Handler] = {
     WinEvent: settle_win,
     DrawEvent: settle_draw,
     EscapeEvent: settle_escape,
+    AdjustEvent: settle_adjust,
 }
 
 
@@ -81,6 +86,11 @@ class RoundResult:
     coins: CoinResult | None
     state: RoundState
     rules: Rules
+
+    @property
+    def adjustment_round(self) -> bool:
+        """Adjustments only (RULES.md 4.8): not a hand, so statistics count no hand, win or loss for it."""
+        return bool(self.events) and all(summary.kind is EventKind.ADJUST for summary in self.events)
 
     def event_money(self, index: int) -> EventMoney:
         """What event ``index`` moved: its net per seat (and the house's), and who paid whom how much."""
@@ -127,7 +137,7 @@ def settle_round(
     check_tile_census(parsed)
     check_robbed_kongs(parsed)
     table = Table(table_rules, seat, suits if table_rules.dingque else (None,) * len(SEATS))
-    state = RoundState(dealer=seat)
+    state = RoundState(dealer=seat, winners_play_on=table_rules.winners_play_on)
     transfers: list[Transfer] = []
     summaries: list[EventSummary] = []
     moved = 0
@@ -138,6 +148,9 @@ def settle_round(
         transfers.extend(step.transfers)
         summaries.append(step.summary)
         state = step.state
+    adjustments_only = bool(parsed) and all(isinstance(event, AdjustEvent) for event in parsed)
+    if adjustments_only:
+        state = state.ended()  # an adjustment round: finished at once, not a hand (RULES.md 4.8)
     net, house = _net(transfers)
     return RoundResult(
         transfers=tuple(transfers),
@@ -146,7 +159,7 @@ def settle_round(
         events=tuple(summaries),
         winners=state.winners,
         finished=state.finished,
-        next_dealer=next_dealer(state, table_rules.dealer_rule),
+        next_dealer=seat if adjustments_only else next_dealer(state, table_rules.dealer_rule),
         coins=None if stakes is None else settle_coins(net, house, stakes, table_rules.tax_rate, seat),
         state=state,
         rules=table_rules,

@@ -39,6 +39,7 @@ class Reason(enum.StrEnum):
     KONG_REFUND = "kong_refund"
     ESCAPE = "escape"
     WIN_FORFEIT = "win_forfeit"
+    ADJUST = "adjust"
 
 
 class PaymentState(enum.StrEnum):
@@ -66,7 +67,7 @@ class Transfer(NamedTuple):
     detail: Mapping[str, Any] = MappingProxyType({})
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        body = {
             "event": self.event,
             "from": self.payer,
             "to": HOUSE if self.payee is None else self.payee,
@@ -74,6 +75,9 @@ class Transfer(NamedTuple):
             "reason": self.reason.value,
             "detail": dict(self.detail),
         }
+        if self.reason is Reason.ADJUST:
+            body["note"] = self.detail["note"]  # API.md: an adjustment's reason text, as ``note``
+        return body
 
 
 class KongPayment(NamedTuple):
@@ -129,7 +133,8 @@ class RoundState:
     """Everything the next event needs to know about the round so far."""
 
     dealer: int
-    winners: tuple[int, ...] = ()
+    winners_play_on: bool = False  # 血流成河 (RULES.md 7.1): a win takes nobody out of play
+    winners: tuple[int, ...] = ()  # in the order they won; under 血流成河 a seat may repeat
     escaped: tuple[int, ...] = ()
     kong_payments: tuple[KongPayment, ...] = ()
     win_receipts: tuple[Transfer, ...] = ()  # what each winner was paid for his win (escaped_winner=forfeit)
@@ -145,7 +150,16 @@ class RoundState:
 
     @property
     def active(self) -> tuple[int, ...]:
+        """Has not won and has not escaped: the players the checks at the end are among (RULES.md 5, 7.1)."""
         return _active_seats(self.winners, self.escaped)
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        """Who pays and may act: the active players, or under 血流成河 everyone who has not escaped."""
+        return _active_seats((), self.escaped) if self.winners_play_on else self.active
+
+    def can_act(self, seat: int) -> bool:
+        return seat not in self.escaped and (self.winners_play_on or seat not in self.winners)
 
     def kong_income(self, maker: int, kong: int | None = None) -> tuple[KongPayment, ...]:
         """The kong payments ``maker`` still holds, of one kong or of all his kongs."""
@@ -200,7 +214,7 @@ class RoundState:
         first_win: FirstWin,
         finished: bool,
     ) -> RoundState:
-        """The round after a win event: ``won`` are out of play, paid ``receipts``."""
+        """The round after a win event: ``won`` (out of play unless winners play on), paid ``receipts``."""
         return self._next(
             winners=self.winners + won,
             win_receipts=self.win_receipts + receipts,
@@ -215,7 +229,7 @@ class RoundState:
         return self._next(escaped=(*self.escaped, player), previous_kong=None, finished=finished)
 
     def ended(self) -> RoundState:
-        """The round closed by a 流局."""
+        """The round closed by a 流局 (or, a round of adjustments only, as soon as it is entered)."""
         return self._next(previous_kong=None, finished=True)
 
     def to_dict(self) -> dict[str, Any]:

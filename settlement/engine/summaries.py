@@ -148,4 +148,31 @@ class EscapeSummary:
         return body
 
 
-EventSummary = KongSummary | WinSummary | DrawSummary | EscapeSummary
+@dataclass(frozen=True, slots=True)
+class AdjustSummary:
+    """罚分 / 诈胡 (RULES.md 4.8): who paid, to whom (a seat, ``each`` or ``house``), how many b and points
+    each, and the table's reason in its own words."""
+
+    kind: ClassVar[EventKind] = EventKind.ADJUST
+    index: int
+    player: int
+    to: int | str
+    amount: int
+    points: int
+    reason: str
+    scores: tuple[WinnerScore, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "type": self.kind.value,
+            "player": self.player,
+            "to": self.to,
+            "amount": self.amount,
+            "points": self.points,
+            "reason": self.reason,
+            "scores": [],
+        }
+
+
+EventSummary = KongSummary | WinSummary | DrawSummary | EscapeSummary | AdjustSummary

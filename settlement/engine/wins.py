@@ -16,7 +16,7 @@ self-draw share under ``jia_di``. Each situation says whose shares are paid and 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from calculator.engine import (
@@ -38,6 +38,13 @@ from .state import EventOutcome, FirstWin, KongMade, PaymentState, Reason, Round
 from .summaries import WinnerScore, WinSummary
 
 BLOOD_BATTLE_WINNERS = 3  # the third win ends a 血战到底 round
+# Whether a round ends once it has this many wins: the first (normal), the third (血战到底), never (血流成河,
+# which ends only at a 流局 or an escape, RULES.md 7.1).
+ENDS_ON_WIN: Mapping[Mode, Callable[[int], bool]] = {
+    Mode.NORMAL: lambda wins: True,
+    Mode.XUEZHAN: lambda wins: wins >= BLOOD_BATTLE_WINNERS,
+    Mode.XUELIU: lambda wins: False,
+}
 
 
 class Situation(enum.StrEnum):
@@ -118,7 +125,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
         paid,
         last_tile=event.last_tile,
         first_win=state.first_win or FirstWin(event.discarder, won),
-        finished=rules.mode is Mode.NORMAL or len(state.winners) + len(won) >= BLOOD_BATTLE_WINNERS,
+        finished=ENDS_ON_WIN[rules.mode](len(state.winners) + len(won)),
     )
     refunds = rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND
     summary = WinSummary(
@@ -199,7 +206,7 @@ def _shares(
 ) -> Shares:
     rules = table.rules
     bonus = rules.self_draw_bonus if situation in WITH_BONUS else 0
-    opponents = tuple([seat for seat in state.active if seat != winner])  # active before this win
+    opponents = tuple([seat for seat in state.in_play if seat != winner])  # in play before this win
     if situation in ONE_SHARE:
         feeder = (
             kong.feeder

@@ -5,11 +5,10 @@
  *   resets the choices and follows the new hand (seats out of it greyed, 天胡 for the dealer only, names).
  * - The entry has one tile picker; opening a seat's "enter the tiles" moves it there and binds it to that
  *   seat's boxes.
- * - The end card, recorded from the bar at the bottom, is brought into view when it appears.
- * - A live page's poll (live.js) is held while this phone is entering an event: a tap on its way, a choice
- *   made, a box typed in, a picker open. Its answer would reset all that (follow, below); the tap, when it
- *   is made, finds out by itself whether another phone wrote first (a stale revision is refused with the
- *   hand as it now stands), and the poll catches up as soon as the entry is at rest again.
+ * - Choosing what happened (杠 / 胡 / 流局 / 逃跑) brings its step to the top of the screen; the end card,
+ *   recorded from the bar at the bottom, is brought into view when it appears.
+ * - It holds a live page's poll (live.js's "live:hold") while this phone enters an event: what counts and
+ *   why, docs/pages.md, "Live view".
  */
 (function () {
   "use strict";
@@ -36,6 +35,12 @@
     // A click, not requestSubmit(): htmx sends the button's name and value only for a clicked button.
     form.querySelector(".entrybar__record").click();
   }, true);
+
+  // Choosing what happened brings its step to the top of the screen (below the sticky top bar: the page's
+  // scroll-padding-top), so every choice of a common win is above the action bar without a scroll.
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "ev_type") form.querySelector(".steps").scrollIntoView({ block: "start" });
+  });
 
   // The tile picker, one for the whole entry.
   const pickerRoot = form.querySelector("[data-entry-picker]");
@@ -71,6 +76,7 @@
   // A hand the server has moved on: reset the choices and follow it.
   function follow(seats) {
     const out = new Set(seats.dataset.out.split(" ").filter(Boolean));
+    const settled = new Set((seats.dataset.settled || "").split(" ").filter(Boolean));  // not asked at a 流局
     const dealer = seats.dataset.dealer;
     form.reset();
     handsByBox.clear();
@@ -79,6 +85,7 @@
       input.disabled = out.has(input.dataset.seat);
     });
     form.querySelectorAll("[data-seat-row]").forEach(function (row) { row.hidden = out.has(row.dataset.seatRow); });
+    form.querySelectorAll("[data-draw-row]").forEach(function (row) { row.hidden = settled.has(row.dataset.drawRow); });
     form.querySelectorAll("[data-dealer-only]").forEach(function (input) { input.disabled = input.dataset.dealerOnly !== dealer; });
     form.querySelectorAll("[data-not-dealer]").forEach(function (input) { input.disabled = input.dataset.notDealer === dealer; });
     seats.querySelectorAll("[data-seat-name]").forEach(function (seat, index) {

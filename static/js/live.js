@@ -5,8 +5,7 @@
  * - A hidden page (a locked phone, another tab) sends nothing; coming back asks at once instead of waiting
  *   for the next tick.
  * - A page may hold its polls: a "live:hold" listener that calls preventDefault() keeps a tick from
- *   leaving and an answer already on its way from being swapped (entry.js holds them while this phone's
- *   scorekeeper is entering an event).
+ *   leaving and an answer already on its way from being swapped (entry.js: docs/pages.md, "Live view").
  * - An answer whose revision (the X-Live-Revision header) is not newer than the one the page shows (the
  *   data-revision of its data-live element) is not swapped: a tap's answer may overtake a poll that left
  *   before it, and the page must not step back.

@@ -253,3 +253,13 @@ def test_hostile_option_values_get_a_message_never_a_500(client, fields):
     assert client.post("/", {**hand, **fields}, **HTMX).status_code == 200
     assert client.post("/", {**hand, **fields}).status_code == 400
     assert client.get("/", {**hand, **fields}).status_code in {200, 400}
+
+
+def test_the_players_name_of_a_composition_shows_beside_the_breakdown(client):
+    hand = {"concealed": "5p", "win_tile": "5p", "melds": "明杠2s 弯杠5s 暗杠8s 明杠8p"}
+    assert "十八罗汉" in text_of(client.post("/", hand, **HTMX))
+    english = text_of(client.post("/", hand, **HTMX, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Eighteen arhats (十八罗汉)" in english
+    assert "十八罗汉" not in text_of(
+        client.post("/", {"concealed": "11s333s222s456s99s", "win_tile": "9s"}, **HTMX)
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,9 @@ from django.test import Client
 from playwright.sync_api import Browser, Page
 
 from pwa.offline import runtime
+
+# where tools/fetch_axe.py leaves its pinned version (and only that one)
+AXE_ROOT = Path(__file__).resolve().parents[2] / "vendor" / "axe-core"
 
 
 class Phones:
@@ -64,6 +68,18 @@ def pyodide() -> None:
         if os.environ.get("SCZMJ_REQUIRE_BROWSER"):
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core as tools/fetch_axe.py left it (make setup), for a test to inject: never from a CDN."""
+    found = sorted(AXE_ROOT.glob("*/axe.min.js"))
+    if not found:
+        message = f"axe-core is not in {AXE_ROOT}: run make setup with a network (tools/fetch_axe.py)"
+        if os.environ.get("SCZMJ_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found[-1].read_text()
 
 
 def _set_hidden(page: Page, hidden: bool) -> None:

@@ -28,8 +28,9 @@ from playwright.sync_api import Browser, Page, expect
 from ledger import demo, services
 from ledger.models import Group, Role, Session, SessionInvite
 from ledger.summary_links import summary_token
-from tests.ledger.conftest import make_user
+from tests.ledger.conftest import make_table, make_user
 
+from .conftest import Phones
 from .test_pages import photograph, tap_tiles
 from .test_pwa import OFFLINE_READY_MS
 
@@ -87,6 +88,45 @@ CUT_JS = """() => [...document.body.querySelectorAll('*')]
   .map(el => `${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} "${
     el.textContent.trim().slice(0, 30)}"`)"""
 
+# A <select> whose chosen option's label does not fit inside it (chromium cuts it without an ellipsis): the
+# label's width, measured in the select's own font, against the room left of the arrow.
+SELECT_CUT_JS = """() => [...document.querySelectorAll('select')]
+  .filter(el => el.getClientRects().length > 0 && el.selectedIndex >= 0)
+  .filter(el => {
+    const style = getComputedStyle(el), probe = document.createElement('span');
+    probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font:${style.font}`;
+    probe.textContent = el.options[el.selectedIndex].label;
+    document.body.append(probe);
+    const text = probe.getBoundingClientRect().width;
+    probe.remove();
+    const arrow = style.appearance === 'none' ? 0 : 20;
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow;
+    return text > room + 0.5;
+  })
+  .map(el => `select[name=${el.name}] "${el.options[el.selectedIndex].label.slice(0, 40)}"`)"""
+
+# What a sticky bar covers at the top of the screen: an element of the in-page jump's target (:target)
+# whose top is above the bottom of a sticky or fixed bar.
+UNDER_BAR_JS = """() => {
+  const target = document.querySelector(':target');
+  if (!target) return ['no :target after the jump'];
+  const bars = [...document.querySelectorAll('body *')]
+    .filter(el => ['sticky', 'fixed'].includes(getComputedStyle(el).position) && el.getClientRects().length)
+    .filter(el => el.getBoundingClientRect().top <= 0.5);
+  const bottom = Math.max(0, ...bars.map(el => el.getBoundingClientRect().bottom));
+  return [target, ...target.querySelectorAll('h2, h3, .badge, .tag')]
+    .filter(el => el.getClientRects().length && el.getBoundingClientRect().top < bottom - 0.5)
+    .map(el => `${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} "${el.textContent.trim()
+      .slice(0, 20)}" top ${el.getBoundingClientRect().top.toFixed(1)} under a bar to ${bottom.toFixed(1)}`);
+}"""
+
+# axe-core's serious and critical findings, each with the first elements it names.
+AXE_JS = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+    .map(v => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
+}"""
+
 # A button whose label takes two lines keeps both centred.
 WRAPPED_JS = """() => [...document.querySelectorAll('.primary, .secondary')]
   .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).textAlign !== 'center')
@@ -128,7 +168,9 @@ CONTRAST_JS = """([normal, large]) => {
     if (!walker.currentNode.textContent.trim() || seen.has(el)) continue;
     seen.add(el);
     const skipped = '[hidden], .sr-only, [disabled], [aria-disabled=true], title, script, style';
+    // WCAG 1.4.3 exempts an inactive control: a disabled radio's label (天胡 for a seat that does not deal)
     if (!el.getClientRects().length || el.closest(skipped)) continue;
+    if (el.closest('label')?.querySelector(':disabled')) continue;
     const style = getComputedStyle(el);
     if (style.visibility === 'hidden') continue;
     const chain = [];
@@ -203,6 +245,8 @@ class Visit:
     then: Callable[[Page, str], None] | None = None
     offline: bool = False
     needs_pyodide: bool = False
+    # further states of the same page, each judged and photographed as <page>-<state> (the entry's steps)
+    states: tuple[tuple[str, Callable[[Page, str], None]], ...] = ()
 
 
 READY = {"zh": "离线计分已就绪", "en": "Offline scoring ready"}
@@ -235,6 +279,42 @@ def _navigate_offline(page: Page, language: str) -> None:
     expect(page.locator(".offline-page h1")).to_be_visible()
 
 
+def _tap(page: Page, name: str, value: str) -> None:
+    page.locator(f"label:has(input[name='{name}'][value='{value}']) span").first.click()
+
+
+def _open_every_disclosure(page: Page, language: str) -> None:
+    page.evaluate("document.querySelectorAll('details').forEach(el => { el.open = true; })")
+
+
+def _a_kong(page: Page, language: str) -> None:
+    _tap(page, "ev_type", "kong")
+    _tap(page, "kong_player", "1")
+
+
+def _a_win(page: Page, language: str) -> None:
+    _tap(page, "ev_type", "win")
+    _tap(page, "winner_1", "on")
+    _tap(page, "win_how", "discard:3")  # 阿美 (seat 2) has won already in the demo's hand
+
+
+def _a_draw_with_long_patterns(page: Page, language: str) -> None:
+    """Every seat ready, the longest patterns chosen (青龙七对, 对对胡), and a 根."""
+    _tap(page, "ev_type", "draw")
+    for seat in "013":
+        _tap(page, f"draw_{seat}", "ready")
+    page.locator("select[name='drawpattern_0']").select_option("qing_long_qi_dui")
+    page.locator("select[name='drawpattern_1']").select_option("dui_dui_hu")
+    _tap(page, "drawgen_0", "1")
+
+
+def _the_demo_hand(table: Table) -> str:
+    """The history as 保存更正 and 作废 leave it: jumped to a hand."""
+    round_ = table.session.rounds.filter(position=demo.CORRECTION[0]).first()  # the one corrected
+    assert round_ is not None
+    return reverse("session-history", args=[table.session.pk]) + f"#hand-{round_.position}"
+
+
 PAGES = {
     "invite": Visit("owner", lambda t: reverse("session-invite", args=[t.session.pk])),
     "join-viewer": Visit(None, _join(Role.VIEWER)),
@@ -258,6 +338,17 @@ PAGES = {
         "owner", lambda t: reverse("session-page", args=[t.session.pk]), then=_lose_the_network, offline=True
     ),
     "session-offline-page": Visit("owner", lambda t: "/", then=_navigate_offline, offline=True),
+    # issue 18: the entry's steps, the start page and the calculator's house rules with every option shown
+    "session": Visit(
+        "owner",
+        lambda t: reverse("session-page", args=[t.session.pk]),
+        states=(("kong", _a_kong), ("win", _a_win), ("draw", _a_draw_with_long_patterns)),
+    ),
+    "start": Visit(
+        "owner", lambda t: reverse("session-start", args=[t.group.pk]), then=_open_every_disclosure
+    ),
+    "calculator": Visit(None, lambda t: "/", then=_open_every_disclosure),
+    "history-jump": Visit("owner", _the_demo_hand),
 }
 
 # Every CSP violation of a page, whether or not the browser also logs it.
@@ -285,10 +376,31 @@ def _untranslated(page: Page, table: Table) -> list[str]:
     return sorted(words - LATIN_IN_CHINESE - names)
 
 
+def _judge(page: Page, table: Table, language: str, axe_source: str) -> dict[str, Any]:
+    """One list for every page in the state it is in (UX.md, and issue 18's additions)."""
+    problems: dict[str, Any] = {}
+    problems["scrolls sideways"] = page.evaluate(WIDER_JS, PHONE["width"])
+    problems["controls under 44 px"] = page.evaluate(TARGETS_JS, TARGET)
+    problems["cut short"] = page.evaluate(CUT_JS)
+    problems["a select's chosen label cut"] = page.evaluate(SELECT_CUT_JS)
+    problems["a wrapped label not centred"] = page.evaluate(WRAPPED_JS)
+    if "#" in page.url:
+        problems["hidden under the sticky bar after the jump"] = page.evaluate(UNDER_BAR_JS)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        problems[f"hard to read ({scheme})"] = page.evaluate(CONTRAST_JS, [CONTRAST, LARGE_CONTRAST])
+        page.evaluate(axe_source)
+        problems[f"axe ({scheme})"] = page.evaluate(AXE_JS)
+    page.emulate_media(color_scheme="light")
+    if language == "zh":
+        problems["English left on a Chinese page"] = _untranslated(page, table)
+    return problems
+
+
 @pytest.mark.parametrize("language", LOCALES)
 @pytest.mark.parametrize("name", PAGES)
 def test_every_page_of_issue_9_reads_on_a_phone(
-    browser: Browser, live_server: Any, table: Table, name: str, language: str, request: Any
+    browser: Browser, live_server: Any, table: Table, name: str, language: str, request: Any, axe_source: str
 ) -> None:
     visit = PAGES[name]
     if visit.needs_pyodide:
@@ -316,22 +428,112 @@ def test_every_page_of_issue_9_reads_on_a_phone(
             visit.then(page, language)
         expect(page.locator("html")).to_have_attribute("lang", "zh-hans" if language == "zh" else "en")
 
-        problems: dict[str, Any] = {}
-        problems["scrolls sideways"] = page.evaluate(WIDER_JS, PHONE["width"])
-        problems["controls under 44 px"] = page.evaluate(TARGETS_JS, TARGET)
-        problems["cut short"] = page.evaluate(CUT_JS)
-        problems["a wrapped label not centred"] = page.evaluate(WRAPPED_JS)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            problems[f"hard to read ({scheme})"] = page.evaluate(CONTRAST_JS, [CONTRAST, LARGE_CONTRAST])
-        page.emulate_media(color_scheme="light")
-        if language == "zh":
-            problems["English left on a Chinese page"] = _untranslated(page, table)
-        photograph(page, f"every-{name}-{language}")
-        problems["CSP violations"] = page.evaluate("window.__csp")
-        problems["console errors"] = [message for message in errors if not _expected(message, visit)]
-        found = {problem: found for problem, found in problems.items() if found}
+        found: dict[str, Any] = {}
+        for state, action in (("", None), *visit.states):
+            if action is not None:
+                action(page, language)
+                page.wait_for_load_state("networkidle")
+            shown = f"{name}-{state}" if state else name
+            problems = _judge(page, table, language, axe_source)
+            photograph(page, f"every-{shown}-{language}")
+            found |= {f"{shown}: {problem}": found for problem, found in problems.items() if found}
+        found["CSP violations"] = page.evaluate("window.__csp")
+        found["console errors"] = [message for message in errors if not _expected(message, visit)]
+        found = {problem: found for problem, found in found.items() if found}
         assert not found, json.dumps(found, ensure_ascii=False, indent=1)
     finally:
         context.set_offline(False)
         context.close()
+
+
+# --- issue 18: a common win in reach, and a closed session noticed ---------------------------------------
+
+REACH = {"width": 360, "height": 740}
+# The chips of a common win after 胡, in the order a table taps them (小李 wins; 阿美 discards); 小李's
+# 暗杠 is the event before, so the 杠上花 is a real one.
+COMMON_WINS = {
+    "dianpao-pinghu": (
+        "label:has(input[name='winner_1']) span",
+        "label:has(input[name='win_how'][value='discard:2']) span",
+    ),
+    "zimo-one-gen": (
+        "label:has(input[name='winner_1']) span",
+        "label:has(input[name='win_how'][value='self_draw']) span",
+        "label:has(input[name='gen_1'][value='1']) span",
+    ),
+    "gangshanghua": (
+        "label:has(input[name='winner_1']) span",
+        "label:has(input[name='win_how'][value='self_draw']) span",
+        "label:has(input[name='after_kong']) span",
+    ),
+}
+# Where a control is, against what the sticky bars leave of the screen: the top bar above, the action bar
+# below.
+IN_REACH_JS = """el => {
+  const box = el.getBoundingClientRect();
+  const bar = document.querySelector('.entrybar').getBoundingClientRect();
+  const top = document.querySelector('.topbar').getBoundingClientRect();
+  return box.top >= top.bottom - 0.5 && box.bottom <= Math.min(bar.top, innerHeight) + 0.5
+    ? '' : `${el.textContent.trim()} at ${box.top.toFixed(0)}-${box.bottom.toFixed(0)}, the screen `
+      + `${top.bottom.toFixed(0)}-${Math.min(bar.top, innerHeight).toFixed(0)}`;
+}"""
+
+
+@pytest.fixture
+def small_table(transactional_db: Any) -> tuple[Any, Any, Session]:
+    """A group of four with a scorekeeper member, and a session whose hand began with 小李's 暗杠."""
+    owner = make_user("owner")
+    group, session = make_table(owner)
+    keeper = make_user("keeper")
+    invitation = services.member_invite(actor=owner, group=group, username="keeper", role=Role.SCOREKEEPER)
+    services.invitation_accept(actor=keeper, invitation=invitation)
+    kong = {"type": "kong", "player": 1, "kind": "concealed"}
+    services.hand_event_add(actor=owner, session=session, event=kong, revision=0)
+    return owner, keeper, session
+
+
+@pytest.mark.parametrize("language", LOCALES)
+def test_issue_18_2_a_common_win_is_in_reach_without_scrolling_once_the_win_panel_opens(
+    phones: Phones, small_table: tuple[Any, Any, Session], language: str
+) -> None:
+    """At 360 x 740, from the tap on 胡: every chip of a 点炮 平胡, a 自摸 with one 根 and a 杠上花 is on
+    screen above the action bar when its turn comes, tapped where it is (no scroll)."""
+    owner, _keeper, session = small_table
+    page = phones.open(owner, reverse("session-page", args=[session.pk]), locale=LOCALES[language])
+    page.set_viewport_size(REACH)
+    out_of_reach: dict[str, list[str]] = {}
+    for win, taps in COMMON_WINS.items():
+        page.reload()
+        page.locator("label:has(input[name='ev_type'][value='win']) span").click()
+        opened = page.evaluate("scrollY")
+        missed = []
+        for tap in taps:
+            chip = page.locator(tap).first
+            where = chip.evaluate(IN_REACH_JS)
+            if where:
+                missed.append(where)
+            box = chip.bounding_box()
+            assert box is not None
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # no scroll into view
+            page.wait_for_load_state("networkidle")
+        expect(page.locator(".entrybar__preview").first).to_be_visible()
+        expect(page.locator(".entrybar__record")).to_be_in_viewport(ratio=1)
+        if page.evaluate("scrollY") != opened:
+            missed.append("the page scrolled")
+        if missed:
+            out_of_reach[win] = missed
+        page.screenshot(path=f"/tmp/sczmj-reach-{win}-{language}.png", caret="initial")
+    assert not out_of_reach, json.dumps(out_of_reach, ensure_ascii=False, indent=1)
+
+
+def test_issue_18_3_a_members_page_shows_the_close_within_3_seconds_without_its_controls(
+    phones: Phones, small_table: tuple[Any, Any, Session]
+) -> None:
+    owner, keeper, session = small_table
+    page = phones.open(keeper, reverse("session-page", args=[session.pk]))
+    expect(page.locator("#entry-form")).to_be_visible()
+    services.session_close(actor=owner, session=session)
+    expect(page.locator("#entry-form")).to_have_count(0, timeout=3000)
+    expect(page.locator(".segmented--big")).to_have_count(0)
+    expect(page.locator("#entry-history")).not_to_contain_text("暗杠")
+    photograph(page, "every-session-closed-zh")

@@ -250,13 +250,15 @@ def test_a_five_tap_win_stays_in_reach_without_scrolling(phone_page: Page, live_
         "label:has(input[name='win_how'][value='discard:2']) span",
         ".winner--1 label:has(input[value='qing_yi_se']) span",
     ]
+    opened = None  # where 胡 brought its step (entry.js): from there on, nothing scrolls
     for tap, next_tap in zip(taps, [*taps[1:], None], strict=True):
         page.locator(tap).click()
+        opened = page.evaluate("window.scrollY") if opened is None else opened
         if next_tap:
             expect(page.locator(next_tap)).to_be_in_viewport()
         expect(page.locator(".entrybar__record")).to_be_in_viewport()
     expect(bar).to_contain_text("南 清一色 3 = 3番 ×4")
-    assert page.evaluate("window.scrollY") == 0, "no scroll was needed"
+    assert page.evaluate("window.scrollY") == opened, "no scroll was needed"
     photograph(page, "round-five-taps", full_page=False)
     record(page)
     expect(page.locator(".seat__total").nth(1)).to_have_text("+4")
@@ -273,8 +275,10 @@ def test_a_four_player_draw_fits_on_about_one_screen(phone_page: Page, live_serv
     choose(page, "drawgen_2", "1")
     expect(page.locator(".entrybar__preview")).to_contain_text("清一色 3 + 1根 = 4番")
     photograph(page, "round-draw", full_page=False)
+    # A line per player, and for 有叫 two more: its best pattern across the row (never cut, in English
+    # too) and 根 0-4 as 44 px targets beside 选牌 (issue 18, point 1): 652 px with all four ready.
     height = page.locator(".step--draw").evaluate("el => el.getBoundingClientRect().height")
-    assert height <= 480, f"the draw takes {height} px"
+    assert height <= 660, f"the draw takes {height} px"
 
 
 def test_renaming_a_seat_keeps_the_panel_open_and_the_keyboard_up(phone_page: Page, live_server):

@@ -33,7 +33,7 @@ def test_the_manifest_is_linked_and_installable(phone_page: Page, live_server):
     page = phone_page
     page.goto(f"{live_server.url}/")
     manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
-    assert manifest["start_url"] == "/"
+    assert manifest["start_url"] == "/app/"
     for icon in manifest["icons"]:
         assert page.request.get(f"{live_server.url}{icon['src']}").status == 200
     assert page.request.get(f"{live_server.url}/favicon.ico").status == 200

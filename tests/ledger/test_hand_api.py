@@ -200,3 +200,105 @@ def test_the_schema_documents_the_hand(api):
     assert {"200", "201", "400", "409"} <= set(events["responses"])
     assert "/api/v1/sessions/{session_id}/hand/undo/" in paths
     assert "/api/v1/sessions/{session_id}/hand/redo/" in paths
+
+
+def event_url(session: Any, index: int) -> str:
+    return reverse("ledger:session-hand-event", kwargs={"session_id": session.pk, "index": index})
+
+
+def test_undo_right_after_a_finished_hand_reopens_it_and_redo_records_it_again(api, session):
+    for revision, event in enumerate(EVENING):
+        post_event(api, session, event, revision)
+    round_id = Round.objects.get(session=session).pk
+    totals = reverse("ledger:session-totals", kwargs={"session_id": session.pk})
+    recorded = api.get(totals).json()
+    reopened = api.post(hand_url(session, "undo"), {"revision": 3}, format="json")
+    assert reopened.status_code == 200 and reopened.json()["reopened_round"] == round_id
+    hand = reopened.json()["hand"]
+    assert (hand["number"], hand["events"], hand["can_redo"]) == (1, list(EVENING[:2]), True)
+    assert Round.objects.get(pk=round_id).voided and api.get(totals).json() != recorded
+    redone = api.post(hand_url(session, "redo"), {"revision": hand["revision"]}, format="json")
+    assert redone.status_code == 201 and redone.json()["round"]["id"] == round_id
+    assert redone.json()["round"]["version"] == 3 and redone.json()["hand"]["number"] == 2
+    assert api.get(totals).json() == recorded
+
+
+def test_put_replaces_an_event_in_place_and_keeps_the_later_ones(api, session):
+    post_event(api, session, KONG, 0)
+    post_event(api, session, TWO_ON_ONE_DISCARD, 1)
+    three_fan = {"type": "win", "from": 0, "winners": [{"player": 2, "fan": 3}, {"player": 3, "fan": 1}]}
+    response = api.put(
+        event_url(session, 1), {"event": three_fan, "revision": 2, "note": "3番"}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json()["events"] == [KONG, three_fan] and response.json()["notes"] == [None, "3番"]
+    expected = settle_round(dealer=0, events=[KONG, three_fan], rules=session.rules)
+    assert response.json()["preview"]["net"] == list(expected.net)
+
+
+def test_put_that_breaks_a_later_event_is_400_and_changes_nothing(api, session):
+    post_event(api, session, KONG, 0)
+    post_event(api, session, SELF_DRAW, 1)  # 小李 self-draws
+    before = api.get(hand_url(session)).json()
+    wins_first = {"type": "win", "from": None, "winners": [{"player": 1, "fan": 1}]}  # then wins again
+    response = api.put(event_url(session, 0), {"event": wins_first, "revision": 2}, format="json")
+    assert response.status_code == 400 and response.json()["field"].startswith("events[1]")
+    assert api.get(hand_url(session)).json() == before
+
+
+def test_delete_removes_one_event_and_keeps_the_later_ones(api, session):
+    post_event(api, session, KONG, 0)
+    post_event(api, session, SELF_DRAW, 1)
+    response = api.delete(event_url(session, 0), {"revision": 2}, format="json")
+    assert response.status_code == 200 and response.json()["events"] == [SELF_DRAW]
+    missing = api.delete(event_url(session, 5), {"revision": 3}, format="json")
+    assert missing.status_code == 409 and missing.json()["code"] == "no_such_event"
+
+
+def _finish_with(api: Any, session: Any, headers: dict[str, str]) -> Any:
+    for revision, event in enumerate(EVENING[:2]):
+        post_event(api, session, event, revision)
+    return post_event(api, session, SELF_DRAW, 2, headers=headers)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        pytest.param("rounds-key", id="a-key-post-rounds-used"),
+        pytest.param("server-shape", id="a-key-shaped-like-the-servers-old-one"),
+        pytest.param("server-key", id="the-servers-own-key-itself"),
+    ],
+)
+def test_a_finishing_tap_never_500s_on_a_key_clash(api, session, owner, shape):
+    """Issue 15 point 10: a key another round of the session has is a 422 naming it; the server's own
+    keys (Chinese characters: no HTTP header carries them) cannot be taken by a client."""
+    if shape == "rounds-key":
+        body = {"dealer": 0, "events": [KONG]}
+        api.post(
+            reverse("ledger:round-list", kwargs={"session_id": session.pk}),
+            body,
+            format="json",
+            headers={"Idempotency-Key": "tap-1"},
+        )
+        response = _finish_with(api, session, {"Idempotency-Key": "tap-1"})
+        assert response.status_code == 422 and response.json()["field"] == "Idempotency-Key"
+        assert Round.objects.filter(session=session).count() == 1  # nothing half-written
+        return
+    if shape == "server-shape":
+        # Before, a round keyed "hand-r2" (the server's key of the revision the finishing tap is made
+        # at) made the finishing tap of a hand sent without a key a 500 on every try.
+        services.round_record(
+            actor=owner, session=session, body={"dealer": 0, "events": [KONG]}, idempotency_key="hand-r2"
+        )
+        response = _finish_with(api, session, {})
+        assert response.status_code == 201
+        return
+    # The server's key can only reach a round through a crafted group file (services, not HTTP).
+    services.round_record(
+        actor=owner,
+        session=session,
+        body={"dealer": 0, "events": [KONG]},
+        idempotency_key=f"{services.HAND_KEY_PREFIX}2",
+    )
+    response = _finish_with(api, session, {})
+    assert response.status_code == 201 and response.json()["round"]["position"] == 2

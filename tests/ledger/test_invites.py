@@ -291,3 +291,14 @@ def test_signing_up_never_sends_anyone_to_another_site(client):
     body = {"username": "newbie", "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"}
     response = client.post("/signup/", {**body, "next": "https://evil.example/"})
     assert response.status_code == 302 and response["Location"] == reverse("home")
+
+
+def test_issue_18_7_joining_by_a_scorekeeper_link_leads_on_to_the_session(client, owner, session):
+    """Once a member (just joined, or already one), the page links to the session itself (point 7)."""
+    invite = services.invite_create(actor=owner, session=session, role="scorekeeper")
+    link, session_page = f"/join/{invite.token}/", reverse("session-page", args=[session.pk])
+    client.force_login(make_user("visitor"))
+    assert f'href="{session_page}"' not in client.get(link).content.decode()  # not before saying yes
+    for answer in (client.post(link, HTTP_ACCEPT_LANGUAGE="zh-hans"), client.get(link)):
+        page = answer.content.decode()
+        assert f'href="{session_page}"' in page and f"去记分：{session.name}" in page

@@ -27,7 +27,7 @@ def test_the_manifest_names_the_app_its_start_and_its_icons(client):
     assert response["Content-Type"].startswith("application/manifest+json")
     body = json.loads(response.content)
     assert body["name"] == "四川麻将计分"
-    assert body["start_url"] == "/"
+    assert body["start_url"] == "/app/"
     assert body["display"] == "standalone"
     assert body["theme_color"] == "#0f6b4f"
     purposes = {(icon["sizes"], icon["purpose"]) for icon in body["icons"]}

@@ -192,7 +192,7 @@ def test_an_invalid_event_shows_the_engine_message_and_keeps_the_list(table):
 
 def test_record_with_nothing_chosen_says_what_is_missing(table):
     response = table.post(action="record")
-    assert "请选发生了什么：杠、胡、流局或逃跑。" in text_of(response)
+    assert "请选发生了什么：杠、胡、流局、逃跑或罚分。" in text_of(response)
     response = table.post(action="record", ev_type="kong", kong_player="1")
     assert "请选哪种杠" in text_of(response)
     assert table.events() == []

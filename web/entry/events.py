@@ -10,7 +10,7 @@ keyed by seat) so the explanation is written again in the reader's language, not
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +56,17 @@ MAX_GEN = 4
 # and the history can tell that nobody counted.
 TILES_LEFT_NOT_COUNTED = 99
 TICKED = ("on", "true", "1")
+# 罚分 (RULES.md 4.8): the sizes a table fines in, as chips (any other in the number box), and the reasons
+# a Chengdu table gives, stored in its own words whatever the page's language (the history shows them).
+ADJUST_AMOUNTS = (1, 2, 4, 8, 16)
+ADJUST_REASONS = ("诈胡", "罚分", "其他")
+OTHER_REASON = "其他"
+ADJUST_REASON_LABELS: Mapping[str, Any] = {
+    "诈胡": _("False win (诈胡)"),
+    "罚分": _("Penalty (罚分)"),
+    "其他": _("Other (其他)"),
+}
+ADJUST_PAYEES = ("each", "house")  # beside the four seats
 
 
 class ChoiceMissing(ValueError):
@@ -256,12 +267,43 @@ def _escape(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> t
     return event, _note(quick)
 
 
-BUILDERS = {EventKind.KONG: _kong, EventKind.WIN: _win, EventKind.DRAW: _draw, EventKind.ESCAPE: _escape}
+def _adjust(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+    """罚分: who pays, to whom (a seat, 各家 or the house), how many b and why; the engine judges it."""
+    payer = seat_number(data.get("adjust_from"))
+    if payer is None:
+        raise ChoiceMissing("adjust_from", _("Choose who pays."))
+    raw_to = str(data.get("adjust_to", "each"))
+    to: int | str | None = raw_to if raw_to in ADJUST_PAYEES else seat_number(raw_to)
+    if to is None:
+        raise ChoiceMissing("adjust_to", _("Choose who receives it: one player, each player or the house."))
+    typed = str(data.get("adjust_points", "")).strip()
+    amount = _count(typed, 0) if typed else _count(data.get("adjust_amount"), 0)
+    if amount <= 0:
+        raise ChoiceMissing("adjust_amount", _("Choose how much (in base points)."))
+    reason = str(data.get("adjust_reason", ADJUST_REASONS[0]))
+    if reason not in ADJUST_REASONS:
+        reason = ADJUST_REASONS[0]
+    words = str(data.get("adjust_note", "")).strip()
+    if reason == OTHER_REASON and not words:
+        raise ChoiceMissing("adjust_note", _("Say what the points are for."))
+    text = words if reason == OTHER_REASON else f"{reason} · {words}" if words else reason
+    return {"type": "adjust", "from": payer, "to": to, "amount": amount, "reason": text}, ""
+
+
+Builder = Callable[[Mapping[str, Any], Rules, tuple[int, ...]], tuple[dict[str, Any], str]]
+# EventKind is a StrEnum: the posted ev_type (a str) finds its builder.
+BUILDERS: dict[str, Builder] = {
+    EventKind.KONG: _kong,
+    EventKind.WIN: _win,
+    EventKind.DRAW: _draw,
+    EventKind.ESCAPE: _escape,
+    EventKind.ADJUST: _adjust,
+}
 
 
 def build_event(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
     """The API event the entry's choices describe, and its note (the quick picker's taps, by seat)."""
     builder = BUILDERS.get(str(data.get("ev_type")))
     if builder is None:
-        raise ChoiceMissing("ev_type", _("Choose what happened: kong, win, draw or escape."))
+        raise ChoiceMissing("ev_type", _("Choose what happened: kong, win, draw, escape or a penalty."))
     return builder(data, rules, active)

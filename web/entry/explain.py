@@ -33,12 +33,14 @@ REASON_LABELS: Mapping[str, Any] = {
     Reason.KONG_REFUND: gettext_lazy("Kong money refunded"),
     Reason.ESCAPE: gettext_lazy("Escape"),
     Reason.WIN_FORFEIT: gettext_lazy("Winnings returned"),
+    Reason.ADJUST: gettext_lazy("Penalty"),
 }
 EVENT_LABELS: Mapping[str, Any] = {
     EventKind.KONG: gettext_lazy("Kong"),
     EventKind.WIN: gettext_lazy("Win"),
     EventKind.DRAW: gettext_lazy("Draw"),
     EventKind.ESCAPE: gettext_lazy("Escape"),
+    EventKind.ADJUST: gettext_lazy("Penalty"),
 }
 KONG_LABELS: Mapping[str, Any] = {
     KongKind.CONCEALED: gettext_lazy("Concealed kong"),
@@ -103,6 +105,11 @@ def event_title(summary: Mapping[str, Any], names: Sequence[str]) -> str:
         return title + (f" · {' · '.join(flags)}" if flags else "")
     if kind == "draw":
         return _("Draw: the wall is empty")
+    if kind == "adjust":
+        return _("%(player)s: penalty (%(reason)s)") % {
+            "player": names[summary["player"]],
+            "reason": summary["reason"],
+        }
     tiles_left = summary.get("tiles_left")
     if not isinstance(tiles_left, int) or tiles_left >= TILES_LEFT_NOT_COUNTED:
         return _("%(player)s leaves") % {"player": names[summary["player"]]}
@@ -250,6 +257,8 @@ def end_reason(result: RoundResult, names: Sequence[str]) -> str:
     if not result.finished or not result.events:
         return ""
     last = result.events[-1]
+    if result.adjustment_round:
+        return _("Penalties only: no hand was played.")
     if isinstance(last, EscapeSummary):
         return _("%(player)s left: the hand is over.") % {"player": names[last.player]}
     if isinstance(last, DrawSummary):

@@ -33,6 +33,9 @@ from web.seats import SEATS, SeatChoices, SeatView, seat_choices
 from web.tiles import meld_tools, picker_config_json, picker_rows
 
 from .events import (
+    ADJUST_AMOUNTS,
+    ADJUST_REASON_LABELS,
+    ADJUST_REASONS,
     DRAW_STATUSES,
     EVENT_KINDS,
     KONG_KINDS,
@@ -72,7 +75,7 @@ def settled(store: HandStore, hand: Hand) -> Board:
     try:
         result = store.settle(hand.draft)
     except EngineError as error:
-        return Board(hand, None, error=error.localized(page_language()))
+        return Board(hand, None, error=error.localized(page_language(), hand.names))
     return Board(hand, result, *((hand, result) if result.finished else ()))
 
 
@@ -85,6 +88,7 @@ def seats_of(hand: Hand, result: RoundResult | None) -> tuple[SeatView, ...]:
     winners = result.state.winners if result else ()
     escaped = result.state.escaped if result else ()
     net = result.net if result else (0,) * len(SEATS)
+    plays_on = table_rules(hand.rules).winners_play_on
     return tuple(
         SeatView(
             seat=seat,
@@ -95,6 +99,8 @@ def seats_of(hand: Hand, result: RoundResult | None) -> tuple[SeatView, ...]:
             net=net[seat],
             total=hand.totals[seat] + net[seat],
             void=hand.void_suits[seat],
+            wins=winners.count(seat),
+            plays_on=plays_on,
         )
         for seat in SEATS
     )
@@ -131,6 +137,13 @@ def choice_rows(seats: tuple[SeatView, ...], choices: Mapping[str, Any]) -> dict
         "discard": claim("discard"),
         "robbing": claim("robbing"),
         "escape_player": radio("escape_player"),
+        "adjust_from": radio("adjust_from"),
+        "adjust_to": seat_choices(
+            seats,
+            name="adjust_to",
+            chosen=lambda seat: choices.get("adjust_to") == str(seat.seat),
+            disabled=lambda seat: False,  # RULES.md 4.8: anyone may receive one
+        ),
     }
 
 
@@ -168,6 +181,10 @@ def entry_context(board: Board, choices: Mapping[str, Any], language: str) -> di
         "hand": hand,
         "seats": seats,
         "out_seats": " ".join(str(seat.seat) for seat in seats if not seat.active),
+        "settled_seats": " ".join(str(seat.seat) for seat in seats if not seat.checked_at_the_end),
+        "plays_on": rules.winners_play_on,
+        "adjust_amounts": ADJUST_AMOUNTS,
+        "adjust_reasons": [(reason, ADJUST_REASON_LABELS[reason]) for reason in ADJUST_REASONS],
         "rows": choice_rows(seats, choices),
         "seat_forms": seat_forms(seats, choices),
         "choices": choices,
@@ -191,7 +208,11 @@ def entry_context(board: Board, choices: Mapping[str, Any], language: str) -> di
         "event_kinds": [(kind, EVENT_LABELS[kind]) for kind in EVENT_KINDS],
         "kong_kinds": [(kind, KONG_LABELS[kind]) for kind in KONG_KINDS],
         "draw_statuses": [(status, STATUS_LABELS[status]) for status in DRAW_STATUSES],
-        "patterns": [(key, in_language(PATTERN_BY_KEY[key], language)) for key in QUICK_PATTERNS],
+        "patterns": [
+            (key, in_language(PATTERN_BY_KEY[key], language))
+            for key in QUICK_PATTERNS
+            if key not in rules.left_out_patterns  # 幺九将对 off: no chip for what the table does not play
+        ],
         "gens": range(MAX_GEN + 1),
         "near_the_end": NEAR_THE_END,
         "picker_rows": picker_rows({}),
@@ -227,7 +248,7 @@ def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language:
     except ChoiceMissing as missing:
         return replace(board, hint=str(missing.message))
     except EngineError as error:
-        return replace(board, error=error.localized(language))
+        return replace(board, error=error.localized(language, hand.names))
     return replace(board, preview=views[-1:])
 
 
@@ -281,7 +302,8 @@ def apply(store: HandStore, action: str, data: Mapping[str, Any], language: str)
             settled(store, stale.current), notice=_("Someone else changed this hand first: here it is now.")
         )
     except EngineError as error:
-        return replace(settled(store, store.load()), error=error.localized(language))
+        current = store.load()
+        return replace(settled(store, current), error=error.localized(language, current.names))
     except StoreRefusal as refusal:
         return replace(settled(store, store.load()), error=refusal.message)
     return settled(store, store.load())

@@ -59,6 +59,11 @@ DOCUMENTED_DEFAULTS: dict[str, Any] = {
     "refund_when_nobody_ready": True,  # 5.3
     "escape_penalty_to": "distribute",  # 6
     "escaped_winner": "keep",  # 6
+    "yao_jiu_jiang_dui": True,  # 3.1
+    "jia_xin_wu": False,  # 3.3
+    "men_qing_needs_zimo": False,  # 3.3
+    "chajiao_value": "max",  # 3.4
+    "min_fan_to_win": 1,  # 3.6
 }
 # RULES.md 11, transcribed: what each preset changes from the defaults.
 DOCUMENTED_PRESETS: dict[str, dict[str, Any]] = {

@@ -52,3 +52,15 @@ def test_a_viewer_is_not_offered_to_start_a_session(owner):
 
 def test_home_is_for_logged_in_players(db):
     assert Client().get(reverse("home"))["Location"] == f"{reverse('login')}?next={reverse('home')}"
+
+
+def test_issue_18_13_the_installed_app_opens_tonight_s_session_else_home_else_the_calculator(owner, client):
+    """The manifest's start_url (/app/): the calculator with nobody logged in, home with no session
+    tonight, and tonight's open session once one is started (issue 18, point 13)."""
+    assert client.get(reverse("app-start"))["Location"] == reverse("calculator-page")
+    me = logged_in(owner)
+    assert me.get(reverse("app-start"))["Location"] == reverse("home")
+    _, session = make_table(owner)
+    assert me.get(reverse("app-start"))["Location"] == reverse("session-page", args=[session.pk])
+    services.session_close(actor=owner, session=session)
+    assert me.get(reverse("app-start"))["Location"] == reverse("home")

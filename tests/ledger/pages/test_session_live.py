@@ -200,3 +200,19 @@ def test_a_closed_session_stops_the_polling(table):
     assert watcher.poll().status_code == 200
     assert watcher.url is None and "data-live" not in watcher.live, "the poll's element comes back inert"
     assert Member(table["owner"], table["session"]).url is None, "a closed session's page does not poll"
+
+
+def test_issue_18_3_a_members_page_learns_that_the_session_closed_and_drops_its_controls():
+    """The close moves the hand's revision on; the next poll answers HX-Refresh, and the page it reloads
+    to has no entry and no hand in progress (its 暗杠 dropped with it), only the table."""
+    owner = make_user("owner")
+    _group, session = make_table(owner)
+    member = Member(owner, session)
+    member.record(**SOUTH_KONG)
+    assert "entry-form" in member.client.get(member.page_url).content.decode()
+    services.session_close(actor=owner, session=session)
+    answer = member.poll()
+    assert answer.status_code == 200 and answer["HX-Refresh"] == "true"
+    page = member.client.get(member.page_url).content.decode()
+    assert 'id="entry-form"' not in page and "本手已记" not in page and "暗杠" not in page
+    assert 'id="entry-live"' in page and "hx-get" not in LIVE.search(page).group(0)  # and it stops polling

@@ -235,3 +235,23 @@ def test_the_start_page_and_home_lead_to_the_session_page(table):
     from ledger.pages.links import session_url
 
     assert session_url(session) == reverse("session-page", args=[session.pk])
+
+
+def test_issue_18_5_a_message_names_the_seat_by_its_player_on_the_page_and_by_number_in_the_api(table):
+    """杠上花 with no kong of 阿美 (seat 2) just before: the page says 阿美, the API keeps ``player 2``."""
+    owner, _group, session = table
+    win = {"ev_type": "win", "winner_2": "on", "win_how": "self_draw", "after_kong": "on"}
+    zh = text_of(Phone(owner, session).record(**win))
+    assert "杠上花/杠上炮要求上一个事件是阿美的杠。" in zh and "玩家 2" not in zh
+    en = text_of(Phone(owner, session, HTTP_ACCEPT_LANGUAGE="en").record(**win))
+    assert "after_kong needs a kong by 阿美 as the event just before this win." in en
+    assert not selectors.hand_row(session).events
+    api = Client()
+    api.force_login(owner)
+    body = {"type": "win", "winners": [{"player": 2, "fan": 1}], "after_kong": True}
+    answer = api.post(
+        reverse("ledger:session-hand-events", kwargs={"session_id": session.pk}),
+        {"event": body, "revision": 0},
+        content_type="application/json",
+    ).json()
+    assert answer["detail_zh"] == "杠上花/杠上炮要求上一个事件是玩家 2 的杠。"

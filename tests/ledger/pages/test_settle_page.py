@@ -110,3 +110,18 @@ def test_another_groups_session_is_not_found(played):
 def test_the_page_speaks_english_too(client, played):
     text = visible_text(settle(client, played, ENGLISH))
     assert "Who pays whom" in text and "Copy the summary" in text and "Close the session…" in text
+
+
+def test_issue_18_3_the_close_confirmation_says_the_unfinished_hands_kong_is_dropped(client, played):
+    assert "还没打完" not in visible_text(settle(client, played))
+    services.hand_event_add(
+        actor=played.group.memberships.get(role="owner").user,
+        session=played,
+        event={"type": "kong", "player": 1, "kind": "concealed"},
+        revision=selectors.session_hand_revision(played),
+    )
+    number = selectors.hand_row(played).number
+    zh = visible_text(settle(client, played))
+    assert f"第 {number} 手还没打完：本手已记的 1 笔（杠钱也算在内）结束本场时会丢掉" in zh
+    en = visible_text(settle(client, played, ENGLISH))
+    assert f"Hand {number} is not over: its 1 recorded entry (a kong's money too) is dropped" in en

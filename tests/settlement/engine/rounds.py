@@ -80,3 +80,7 @@ def escape(
 def reasons(result: RoundResult) -> list[tuple[int, int | str, int, str]]:
     """(from, to, points, reason) of every transfer, for compact assertions."""
     return [(t["from"], t["to"], t["points"], t["reason"]) for t in result.to_dict()["transfers"]]
+
+
+def adjust(payer: int, to: int | str, amount: int, reason: str = "罚分") -> dict[str, Any]:
+    return {"type": "adjust", "from": payer, "to": to, "amount": amount, "reason": reason}

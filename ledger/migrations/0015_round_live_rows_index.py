@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0013_hand_reopened'),
+        ('ledger', '0014_round_adjustment'),
     ]
 
     operations = [
