@@ -35,6 +35,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -63,7 +64,8 @@ FIGURE_ZH = {"net": "净分", "house": "房间", "coins": "游戏币"}
 
 
 def group_export(*, actor: AbstractBaseUser, group: Group) -> dict[str, Any]:
-    """The whole group as one JSON-ready dict (owners only)."""
+    """The whole group as one JSON-ready dict (owners only), in a bounded number of queries whatever the
+    group's size: its players, members, sessions, then all their rounds, versions, seats and totals."""
     services.require_role(actor=actor, group=group, roles=("owner",))
     players = [
         {
@@ -74,6 +76,7 @@ def group_export(*, actor: AbstractBaseUser, group: Group) -> dict[str, Any]:
         }
         for player in selectors.group_players(group)
     ]
+    sessions = list(Session.objects.filter(group=group).order_by("id"))
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -84,10 +87,7 @@ def group_export(*, actor: AbstractBaseUser, group: Group) -> dict[str, Any]:
             {"username": member.user.get_username(), "role": member.role, "created": _time(member.created)}
             for member in selectors.group_members(group)
         ],
-        "sessions": [
-            _sealed(_session(session), players)
-            for session in Session.objects.filter(group=group).order_by("id")
-        ],
+        "sessions": [_sealed(session, players) for session in _sessions(sessions)],
     }
 
 
@@ -95,8 +95,39 @@ def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
-def _session(session: Session) -> dict[str, Any]:
-    versions = RoundVersion.objects.filter(round__session=session).select_related("created_by").order_by("id")
+def _sessions(sessions: Sequence[Session]) -> Iterator[dict[str, Any]]:
+    """Each session as the file holds it; its rows read for all the sessions together."""
+    rounds: dict[int, list[Round]] = {}
+    for round_ in Round.objects.filter(session__in=sessions).order_by("position"):
+        rounds.setdefault(round_.session_id, []).append(round_)
+    versions: dict[int, list[RoundVersion]] = {}
+    for version in (
+        RoundVersion.objects.filter(round__session__in=sessions)
+        .select_related("created_by")
+        .annotate(session_id=F("round__session_id"))
+        .order_by("id")
+    ):
+        versions.setdefault(version.session_id, []).append(version)
+    seats = selectors.seated(sessions)
+    totals = selectors.sessions_totals(sessions)
+    for session in sessions:
+        yield _session(
+            session,
+            rounds.get(session.pk, []),
+            versions.get(session.pk, []),
+            [seat.player_id for seat in seats.get(session.pk, ())],
+            _totals_of(session, totals[session.pk]),
+        )
+
+
+def _session(
+    session: Session,
+    rounds: Sequence[Round],
+    versions: Sequence[RoundVersion],
+    seats: list[int],
+    totals: dict[str, Any],
+) -> dict[str, Any]:
+    """One session: its rounds in position order, its versions (oldest first) numbered in written order."""
     sequence = {version.pk: index for index, version in enumerate(versions, start=1)}
     by_round: dict[int, list[RoundVersion]] = {}
     for version in versions:
@@ -113,7 +144,7 @@ def _session(session: Session) -> dict[str, Any]:
         "status": session.status,
         "created": _time(session.created),
         "closed": _time(session.closed),
-        "seats": [seat.player_id for seat in selectors.session_seats(session)],
+        "seats": seats,
         "rounds": [
             {
                 "position": round_.position,
@@ -124,9 +155,9 @@ def _session(session: Session) -> dict[str, Any]:
                     for version in sorted(by_round.get(round_.pk, ()), key=lambda v: v.version)
                 ],
             }
-            for round_ in Round.objects.filter(session=session).order_by("position")
+            for round_ in rounds
         ],
-        "totals": _totals(session),
+        "totals": totals,
         "ledger_digest": session.ledger_digest,
     }
 
@@ -160,7 +191,11 @@ def _figures(version: RoundVersion) -> dict[str, Any]:
 
 
 def _totals(session: Session) -> dict[str, Any]:
-    totals = selectors.session_totals(session)
+    return _totals_of(session, selectors.session_totals(session))
+
+
+def _totals_of(session: Session, totals: selectors.SessionTotals) -> dict[str, Any]:
+    """The session's totals as the file holds them (and as a replay must reach them)."""
     return {
         "points": [seat.points for seat in totals.seats],
         "house": totals.house,

@@ -7,7 +7,7 @@ another group's objects simply absent (404), never "found, then refused".
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,61 +216,61 @@ def session_totals(session: Session) -> SessionTotals:
 
 
 def sessions_totals(sessions: Sequence[Session]) -> dict[int, SessionTotals]:
-    """``session_totals`` of several sessions in the same four grouped queries, whatever their number."""
+    """``session_totals`` of many sessions at once, by session id: the same four queries whatever their
+    number (an export reads a whole group's)."""
     ids = [session.pk for session in sessions]
-    by_session = LedgerEntry.objects.filter(session__in=ids)
-    points = {
-        (row["session"], row["seat"]): row["total"]
-        for row in by_session.values("session", "seat").annotate(total=Sum("points")).order_by()
-    }
-    with_coins = [pk for pk, session in zip(ids, sessions, strict=True) if session.coins_enabled]
+    per_seat = ("session_id", "seat")
+    points = _per_pair(LedgerEntry.objects.filter(session_id__in=ids), per_seat, Sum("points"))
+    with_coins = [session.pk for session in sessions if session.coins_enabled]
     coins = (
-        {
-            (row["session"], row["seat"]): row["total"]
-            for row in CoinEntry.objects.filter(session__in=with_coins)
-            .values("session", "seat")
-            .annotate(total=Sum("coins"))
-            .order_by()
-        }
+        _per_pair(CoinEntry.objects.filter(session_id__in=with_coins), per_seat, Sum("coins"))
         if with_coins
         else {}
     )
-    seats: dict[int, list[SessionSeat]] = {pk: [] for pk in ids}
-    for seat in SessionSeat.objects.filter(session__in=ids).select_related("player").order_by("seat"):
-        seats[seat.session_id].append(seat)
-    rounds = _per(Round.objects.filter(session__in=ids, voided=False), "session", Count("id"))
+    rounds = _per(Round.objects.filter(session_id__in=ids, voided=False), "session_id", Count("id"))
+    seats = seated(sessions)
     return {
-        session.pk: _totals(session, seats[session.pk], points, coins, rounds.get(session.pk, 0))
+        session.pk: _totals_of(session, seats.get(session.pk, ()), points, coins, rounds.get(session.pk, 0))
         for session in sessions
     }
 
 
-def _totals(
+def _per_pair(rows: QuerySet[Any], keys: tuple[str, str], aggregate: Aggregate) -> dict[Any, Any]:
+    """``aggregate`` of ``rows`` for each pair of values of ``keys``: one GROUP BY query."""
+    return {
+        (first, second): total
+        for first, second, total in rows.values(*keys)
+        .annotate(total=aggregate)
+        .values_list(*keys, "total")
+        .order_by()
+    }
+
+
+def _totals_of(
     session: Session,
-    seats: Sequence[SessionSeat],
+    seats: Iterable[SessionSeat],
     points: Mapping[tuple[int, int | None], Any],
     coins: Mapping[tuple[int, int | None], Any],
     rounds: int,
 ) -> SessionTotals:
     starting = session.starting_balances or [0] * SEATS
-
-    def moved(sums: Mapping[tuple[int, int | None], Any], seat: int | None) -> int:
-        return int(sums.get((session.pk, seat)) or 0)
-
+    key = session.pk
     return SessionTotals(
         seats=tuple(
             SeatTotal(
                 seat=seat.seat,
                 player_id=seat.player_id,
                 player_name=seat.player.name,
-                points=moved(points, seat.seat),
-                coins=int(starting[seat.seat]) + moved(coins, seat.seat) if session.coins_enabled else None,
+                points=int(points.get((key, seat.seat)) or 0),
+                coins=int(starting[seat.seat]) + int(coins.get((key, seat.seat)) or 0)
+                if session.coins_enabled
+                else None,
             )
             for seat in seats
         ),
-        house=moved(points, None),
-        house_coins=moved(coins, None) if session.coins_enabled else None,
-        rounds=rounds,
+        house=int(points.get((key, None)) or 0),
+        house_coins=int(coins.get((key, None)) or 0) if session.coins_enabled else None,
+        rounds=int(rounds),
     )
 
 
@@ -392,6 +392,7 @@ class HandNet:
     voided: bool
     corrected: bool
     nets: tuple[int, ...]
+    adjustment: bool = False  # a round of adjustments only (罚分 between hands): no hand, its points count
 
 
 def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
@@ -405,6 +406,7 @@ def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
             row.voided,
             row.was_corrected,
             tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
+            row.adjustment,
         )
         for row in round_net(session).filter(position__gt=after).annotate(was_corrected=Exists(corrected))
     ]
@@ -726,7 +728,7 @@ def counted_versions(sessions: QuerySet[Session]) -> list[RoundVersion]:
     )
 
 
-def seated(sessions: QuerySet[Session]) -> dict[int, list[SessionSeat]]:
+def seated(sessions: QuerySet[Session] | Sequence[Session]) -> dict[int, list[SessionSeat]]:
     """Each session's seats in order, with their players, by session id. One query."""
     seats: dict[int, list[SessionSeat]] = {}
     for seat in SessionSeat.objects.filter(session__in=sessions).select_related("player").order_by("seat"):

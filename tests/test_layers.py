@@ -80,6 +80,7 @@ NOT_SCANNED = {".venv", "tests", "node_modules", "staticfiles", "static", "build
 LEDGER_IMPORTERS = {
     "bench/bench_card.py",
     "bench/bench_ledger.py",
+    "bench/bench_group_file.py",
     "bench/child.py",
     "bench/bench_pages.py",
     "bench/bench_scale.py",

@@ -33,6 +33,7 @@ class HandRow:
     voided: bool
     corrected: bool
     values: tuple[int, ...]
+    adjustment: bool = False  # 罚分 between hands: a row of its own, named so, not a hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +52,17 @@ def running_totals(hands: Sequence[selectors.HandNet], *, start: Sequence[int] =
     if start:
         next(sums)  # accumulate yields its initial value first: the totals before any hand shown
     return [
-        HandRow(hand.number, hand.voided, hand.corrected, totals)
+        HandRow(hand.number, hand.voided, hand.corrected, totals, hand.adjustment)
         for hand, totals in zip(hands, sums, strict=True)
     ]
 
 
 def newest_nets(hands: Sequence[selectors.HandNet]) -> list[HandRow]:
     """Each hand with its own nets, the newest first: what a live board lists."""
-    return [HandRow(hand.number, hand.voided, hand.corrected, hand.nets) for hand in reversed(hands)]
+    return [
+        HandRow(hand.number, hand.voided, hand.corrected, hand.nets, hand.adjustment)
+        for hand in reversed(hands)
+    ]
 
 
 def _added(total: tuple[int, ...], nets: tuple[int, ...]) -> tuple[int, ...]:

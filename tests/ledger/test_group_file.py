@@ -16,9 +16,10 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ledger import services
+from ledger import group_file, services
 from ledger.models import Group, LedgerEntry, Role, RoundVersion, Session
 from tests.ledger.conftest import (
     DIRECT_KONG,
@@ -382,3 +383,30 @@ def test_the_import_command_re_seals_only_when_told(owner, history, tmp_path):
         call_command("import_group", str(path), "--owner", "mover", stdout=StringIO())
     call_command("import_group", str(path), "--owner", "mover", "--reseal", stdout=StringIO())
     assert Group.objects.filter(resealed=True).count() == 1
+
+
+def _export_queries(owner: Any, group: Any) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        group_file.group_export(actor=owner, group=group)
+    return len(captured)
+
+
+def test_the_export_reads_a_group_in_the_same_queries_whatever_its_size(owner, history):
+    """Issue 16: the export was a few queries per session and one per round (607 for 100 sessions)."""
+    small = _export_queries(owner, history)
+    players = list(history.players.values_list("pk", flat=True))
+    for evening in range(3):
+        session = services.session_start(
+            actor=owner,
+            group=history,
+            name=f"第{evening + 3}场",
+            player_ids=players,
+            coins={"room_coefficient": 10, "starting_balances": [100, 100, 100, 100]} if evening else None,
+        )
+        for body in (SELF_DRAW_B, DIRECT_KONG, DRAW_WITH_PIG):
+            services.round_record(actor=owner, session=session, body=body)
+        services.session_close(actor=owner, session=session)
+    assert _export_queries(owner, history) == small
+    file = export(owner, history)
+    assert len(file["sessions"]) == 5
+    assert sum(len(session["rounds"]) for session in file["sessions"]) == 4 + 1 + 9

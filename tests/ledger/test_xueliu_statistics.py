@@ -118,3 +118,15 @@ def test_the_group_file_carries_the_evening_and_an_old_reader_needs_no_new_versi
         "阿美": (6, 2, 2),
         "老张": (-8, 2, 0),
     }
+
+
+def test_the_chart_names_the_adjustment_round_and_its_totals_count_it(owner, xueliu_evening):
+    from django.urls import reverse
+
+    from tests.ledger.pages.helpers import logged_in, visible_text
+
+    _group, session, _rounds = xueliu_evening
+    text = visible_text(logged_in(owner).get(reverse("session-chart", args=[session.pk])))
+    assert "2 罚分" in text  # the fine is a row of its own, named so
+    # running totals after it: [-8 + 2, 10 + 2, -2 + 2, 0 - 6]
+    assert "−6 +12 0 −6" in text
