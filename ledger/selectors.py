@@ -310,12 +310,25 @@ def session_settle(
 def session_settle_up(session: Session) -> dict[str, Any]:
     """Who pays whom to bring every total to zero; burned points appear as a payment to the house."""
     totals = session_totals(session)
-    balances = [seat.points for seat in totals.seats]
+    return _settled([seat.points for seat in totals.seats], totals.house, totals)
+
+
+def session_coin_settle_up(session: Session) -> dict[str, Any] | None:
+    """With coins on, who hands whom coins: the fewest transfers of each seat's coin change since the start
+    (what actually moved; a loser who ran short paid only what they held), the house owed its take.
+    The points' settle-up beside it would ask a short loser for more than they lost. None without coins."""
+    totals = session_totals(session)
+    if totals.house_coins is None:
+        return None
+    starting = session.starting_balances or [0] * SEATS
+    changes = [int(seat.coins or 0) - int(starting[seat.seat]) for seat in totals.seats]
+    return _settled(changes, totals.house_coins, totals)
+
+
+def _settled(balances: list[int], house: int, totals: SessionTotals) -> dict[str, Any]:
     names = [seat.player_name for seat in totals.seats]
-    if totals.house:
-        balances.append(totals.house)
     payments = []
-    for payment in settle_up(balances):
+    for payment in settle_up([*balances, house] if house else balances):
         payments.append(
             {
                 "from": _party(payment.payer),
@@ -325,7 +338,7 @@ def session_settle_up(session: Session) -> dict[str, Any]:
                 "amount": payment.amount,
             }
         )
-    return {"balances": [seat.points for seat in totals.seats], "house": totals.house, "payments": payments}
+    return {"balances": balances, "house": house, "payments": payments}
 
 
 def _party(index: int) -> int | str:

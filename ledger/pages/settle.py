@@ -75,23 +75,34 @@ def transfers(settle_up: dict[str, Any]) -> tuple[Transfer, ...]:
     )
 
 
+def what_moves(session: Session) -> tuple[Transfer, ...]:
+    """The transfers to pay: in coins when the session plays for coins (what actually moved; the points'
+    transfers would ask a loser who ran short for more than they lost), else in points."""
+    return transfers(selectors.session_coin_settle_up(session) or selectors.session_settle_up(session))
+
+
 def summary_text(
     session: Session, hands: int, players: Sequence[PlayerLine], payments: Sequence[Transfer]
 ) -> str:
-    """What the copy button puts on the clipboard: plain lines a group chat shows as they are."""
+    """What the copy button puts on the clipboard: plain lines a group chat shows as they are. With coins
+    the points are only the score and every transfer says it is in coins, so nobody pays the points."""
     day = formats.date_format(timezone.localtime(session.created), "SHORT_DATE_FORMAT")
     lines = [
         f"{session.group.name} · {session.name} · {day}",
         ngettext("%(n)s hand", "%(n)s hands", hands) % {"n": hands},
         "",
     ]
+    in_coins = session.coins_enabled
     for player in players:
-        coins = (
-            "" if player.coins is None else " · " + _("coins %(n)s") % {"n": signed(player.coin_change or 0)}
-        )
-        lines.append(f"{player.name} {signed(player.points)}{coins}")
-    lines += ["", _("Settle up:")]
-    lines += [f"{payment.payer} → {payment.payee} {payment.amount}" for payment in payments] or [
+        if in_coins:
+            score = _("score %(n)s") % {"n": signed(player.points)}
+            coins = _("coins %(n)s") % {"n": signed(player.coin_change or 0)}
+            lines.append(f"{player.name} {score} · {coins}")
+        else:
+            lines.append(f"{player.name} {signed(player.points)}")
+    unit = " " + _("coins") if in_coins else ""
+    lines += ["", _("Settle up in coins:") if in_coins else _("Settle up:")]
+    lines += [f"{payment.payer} → {payment.payee} {payment.amount}{unit}" for payment in payments] or [
         _("All square: nobody owes anything.")
     ]
     return "\n".join(lines)
@@ -107,7 +118,7 @@ def settle_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status: int = 200) -> HttpResponse:
     totals = selectors.session_totals(session)
     players = player_lines(session, totals)
-    payments = transfers(selectors.session_settle_up(session))
+    payments = what_moves(session)
     role = selectors.role_in(user=request.user, group=session.group)
     context = {
         "session": session,

@@ -125,3 +125,39 @@ def test_issue_18_3_the_close_confirmation_says_the_unfinished_hands_kong_is_dro
     assert f"第 {number} 手还没打完：本手已记的 1 笔（杠钱也算在内）结束本场时会丢掉" in zh
     en = visible_text(settle(client, played, ENGLISH))
     assert f"Hand {number} is not over: its 1 recorded entry (a kong's money too) is dropped" in en
+
+
+def _short_loser(owner):
+    """SELF_DRAW_B at 100 coins a point: 小王 loses 5 points (500 coins) but holds only 300."""
+    _, session = make_table(
+        owner, coins={"room_coefficient": 100, "starting_balances": [300, 10000, 10000, 10000]}
+    )
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    return session
+
+
+def test_issue_18_4_with_coins_the_transfers_are_the_coins_that_moved_in_both_languages(client, owner):
+    session = _short_loser(owner)
+    totals = selectors.session_totals(session)
+    changes = [
+        seat.coins - start for seat, start in zip(totals.seats, session.starting_balances, strict=True)
+    ]
+    assert changes[0] == -300  # ran short: paid what they held, not the 500 its points ask
+    names = ("小王", "小李", "阿美", "老张")
+    in_coins = settle_up([*changes, totals.house_coins] if totals.house_coins else changes)
+    in_points = settle_up([seat.points for seat in totals.seats])
+    assert {p.amount for p in in_coins} != {p.amount * 100 for p in in_points}  # the two disagree
+    for headers, unit, heading in (
+        (None, "游戏币", "结算（游戏币）："),
+        (ENGLISH, "coins", "Settle up in coins:"),
+    ):
+        page = settle(client, session, headers)
+        text, summary = visible_text(page), page.context["summary"].splitlines()
+        for payment in in_coins:
+            line = f"{names[payment.payer]} → {names[payment.payee]} {payment.amount} {unit}"
+            assert line in text and line in summary
+        for payment in in_points:  # the points' transfers are not offered to pay
+            assert f"{names[payment.payer]} → {names[payment.payee]} {payment.amount}" not in summary
+        assert heading in summary
+        score = "得分" if headers is None else "score"
+        assert f"小王 {score} −5 · {unit} −300" in summary
