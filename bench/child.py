@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 
-def measure_in_child(module: str, *, debug: bool = False) -> Any:
-    """Run ``bench.<module>`` as a child on a throwaway SQLite file; its figures, read from its last line."""
+def measure_in_child(module: str, *, debug: bool = False, database_url: str | None = None) -> Any:
+    """Run ``bench.<module>`` as a child on a throwaway SQLite file (or on ``database_url``, a database the
+    caller made for it); its figures, read from its last line."""
     with tempfile.TemporaryDirectory() as folder:
         env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{Path(folder) / f'{module}.sqlite3'}",
+            "DATABASE_URL": database_url or f"sqlite:///{Path(folder) / f'{module}.sqlite3'}",
             "DJANGO_SETTINGS_MODULE": "sczmj_site.settings",
             "DJANGO_DEBUG": "1" if debug else "0",
             "DJANGO_SECRET_KEY": "bench-throwaway-key-" + secrets.token_urlsafe(32),

@@ -6,6 +6,9 @@ class LedgerConfig(AppConfig):
     verbose_name = "Ledger (groups, sessions, rounds)"
 
     def ready(self) -> None:
-        from . import departures
+        from django.db.models.signals import post_migrate
+
+        from . import departures, planner
 
         departures.connect()
+        post_migrate.connect(planner.after_migrate, sender=self)

@@ -35,11 +35,11 @@ from typing import Any
 
 from django.db.models import F, QuerySet, Sum
 
-from calculator.engine import EngineError
-from settlement.engine import settle_round
+from calculator.engine import EngineError, Rules, rules_from
+from settlement.engine import RoundResult, settle_round
 
 from . import selectors
-from .models import SEATS, CoinEntry, LedgerEntry, Round, RoundVersion, Session, WinRecord
+from .models import SEATS, CoinEntry, LedgerEntry, RoundVersion, Session, WinRecord
 
 VERSION_FIELDS = (
     "round__position",
@@ -68,10 +68,12 @@ MOVED_COLUMN = {"entries": "points", "coins": "coins"}
 
 @dataclass(frozen=True, slots=True)
 class Sealed:
-    """A stored version as the seal sees it: where it is, its stored links, and its content now."""
+    """A stored version as the seal sees it: where it is, its stored links, and its content now; and the
+    fields it was read with (``VERSION_FIELDS`` and ``round_id``), so a replay reads nothing twice."""
 
     position: int
     version: int
+    stored: Mapping[str, Any]
     previous_digest: str
     digest: str
     content: str
@@ -85,9 +87,13 @@ def digest_of(previous_digest: str, content: str) -> str:
     return hashlib.sha256(f"{previous_digest}\n{content}".encode(errors="surrogatepass")).hexdigest()
 
 
+# One encoder for every row (json.dumps would build one a call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(value: object) -> str:
     """The one JSON text of a value that every seal hashes: keys sorted, no spaces, characters as they are."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def version_contents(
@@ -103,7 +109,9 @@ def version_contents(
     fields = (("entries", entries, ENTRY_FIELDS), ("coins", coins, COIN_FIELDS), ("wins", wins, WIN_FIELDS))
     stored = {
         row["id"]: row
-        for row in versions.values("id", "previous_digest", "digest", *VERSION_FIELDS).order_by("id")
+        for row in versions.values("id", "round_id", "previous_digest", "digest", *VERSION_FIELDS).order_by(
+            "id"
+        )
     }
     for name, queryset, columns in fields:
         for version_id, *values in queryset.filter(round_version_id__in=list(stored)).values_list(
@@ -123,6 +131,7 @@ def version_contents(
         sealed[version_id] = Sealed(
             position=row["round__position"],
             version=row["version"],
+            stored=row,
             previous_digest=row["previous_digest"],
             digest=row["digest"],
             content=canonical(content),
@@ -179,14 +188,17 @@ class Finding:
 
 
 def verify_session(session: Session) -> Iterator[Finding]:
-    yield from _chain_findings(session)
+    """The three steps, in a fixed number of queries whatever the session's length: its versions and their
+    rows are read once (four queries), for the chain and the replay alike."""
+    sealed = _contents(RoundVersion.objects.filter(round__session=session))
+    yield from _chain_findings(session, sealed)
     yield from _balance_findings(session)
-    yield from _replay_findings(session)
+    yield from _replay_findings(session, sealed)
 
 
-def _chain_findings(session: Session) -> Iterator[Finding]:
+def _chain_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterator[Finding]:
     previous, points, coins = "", 0, 0
-    for sealed in _contents(RoundVersion.objects.filter(round__session=session)).values():
+    for sealed in contents.values():
         points += sealed.points_moved
         coins += sealed.coins_moved
         where = {"session": session, "position": sealed.position, "version": sealed.version}
@@ -241,45 +253,45 @@ class _Replay:
     house_coins: int
 
 
-def _replay_findings(session: Session) -> Iterator[Finding]:
+def _replay_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterator[Finding]:
     starting = (
         list(session.starting_balances) if session.coins_enabled and session.starting_balances else None
     )
     replay = _Replay(points=[0] * SEATS, house=0, coins=starting, house_coins=0)
-    current = {
-        version.round_id: version
-        for version in RoundVersion.objects.filter(round__session=session, version=F("round__version"))
-    }
-    for round_ in selectors.round_net(session):
-        version = current.get(round_.pk)
+    versions = {(sealed.stored["round_id"], sealed.version): sealed.stored for sealed in contents.values()}
+    rules = rules_from(session.rules)  # read once, not once a round
+    for round_ in selectors.round_net(session).values():
+        version = versions.get((round_["id"], round_["version"]))
         if version is None:
             yield Finding(
-                session=session, position=round_.position, what=f"its version {round_.version} is missing"
+                session=session,
+                position=round_["position"],
+                what=f"its version {round_['version']} is missing",
             )
             continue
-        yield from _replay_round(session, round_, version, replay)
+        yield from _replay_round(session, rules, round_, version, replay)
     yield from _compare_totals(session, replay)
 
 
 def _replay_round(
-    session: Session, round_: Round, version: RoundVersion, replay: _Replay
+    session: Session, rules: Rules, round_: Mapping[str, Any], version: Mapping[str, Any], replay: _Replay
 ) -> Iterator[Finding]:
-    where = {"session": session, "position": round_.position}
-    mirror = (round_.dealer, round_.void_suits, round_.events)
-    if mirror != (version.dealer, version.void_suits, version.events):
+    where = {"session": session, "position": round_["position"]}
+    if any(round_[field] != version[field] for field in ("dealer", "void_suits", "events")):
         yield Finding(what="its events differ from those of its current version", **where)
-    stored = [int(getattr(round_, f"net_{seat}") or 0) for seat in range(SEATS)], int(round_.net_house or 0)
-    if round_.voided:
-        expected, change = ([0] * SEATS, 0), None
+    stored = [int(round_[f"net_{seat}"] or 0) for seat in range(SEATS)], int(round_["net_house"] or 0)
+    result: RoundResult | None = None
+    if round_["voided"]:
+        expected = ([0] * SEATS, 0)
     else:
         try:
-            result = _settle(session, version, replay.coins)
+            result = _settle(session, rules, version, replay.coins)
         except EngineError as error:
             yield Finding(
                 what=f"the engine refuses its stored events: {error.field}: {error.message}", **where
             )
             return
-        expected, change = (list(result["net"]), int(result["house"])), result.get("coins")
+        expected = (list(result.net), int(result.house))
     if stored != expected:
         yield Finding(
             what=f"its rows give points {stored[0]} and house {stored[1]}; "
@@ -289,30 +301,33 @@ def _replay_round(
     replay.points = [total + net for total, net in zip(replay.points, expected[0], strict=True)]
     replay.house += expected[1]
     if replay.coins is not None:
-        yield from _replay_coins(round_, change, replay, where)
+        yield from _replay_coins(round_, result, replay, where)
 
 
 def _replay_coins(
-    round_: Round, change: Mapping[str, Any] | None, replay: _Replay, where: dict[str, Any]
+    round_: Mapping[str, Any], result: RoundResult | None, replay: _Replay, where: dict[str, Any]
 ) -> Iterator[Finding]:
-    stored = [int(getattr(round_, f"coins_{seat}") or 0) for seat in range(SEATS)]
-    expected = list(change["change"]) if change else [0] * SEATS
+    change = None if result is None else result.coins
+    stored = [int(round_[f"coins_{seat}"] or 0) for seat in range(SEATS)]
+    expected = list(change.change) if change else [0] * SEATS
     if stored != expected:
         yield Finding(what=f"its coin rows give {stored}; a replay of its events gives {expected}", **where)
     if change:
-        replay.coins = list(change["balances"])
-        replay.house_coins += int(change["house"])
+        replay.coins = list(change.balances)
+        replay.house_coins += int(change.house)
 
 
-def _settle(session: Session, version: RoundVersion, balances: list[int] | None) -> dict[str, Any]:
+def _settle(
+    session: Session, rules: Rules, version: Mapping[str, Any], balances: list[int] | None
+) -> RoundResult:
     coins = None if balances is None else {"balances": balances, "room_coefficient": session.room_coefficient}
     return settle_round(
-        dealer=version.dealer,
-        events=version.events,
-        rules=session.rules,
-        void_suits=version.void_suits,
+        dealer=version["dealer"],
+        events=version["events"],
+        rules=rules,
+        void_suits=version["void_suits"],
         coins=coins,
-    ).to_dict()
+    )
 
 
 def _compare_totals(session: Session, replay: _Replay) -> Iterator[Finding]:

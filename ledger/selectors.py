@@ -623,21 +623,38 @@ class GroupCard:
 
 
 def home_groups(user: AbstractBaseUser) -> list[GroupCard]:
-    """The user's groups, newest activity first, each with its open sessions and their running totals."""
+    """The user's groups, newest activity first, each with its open sessions and their running totals: the
+    same nine queries whatever the number of groups and open sessions."""
     groups = list(
         groups_with_role(user).annotate(
             player_count=Count("players", distinct=True), last=Max("sessions__id")
         )
     )
     groups.sort(key=lambda group: (group.last or 0, group.pk), reverse=True)
+    playing = list(Session.objects.filter(group__in=groups, status=SessionStatus.OPEN).order_by("-id"))
+    totals = sessions_totals(playing)
+    numbers = hand_numbers(playing)
     open_by_group: dict[int, list[OpenSession]] = {}
-    for session in Session.objects.filter(group__in=groups, status=SessionStatus.OPEN).order_by("-id"):
-        playing = OpenSession(session, session_totals(session), hand_row(session).number)
-        open_by_group.setdefault(session.group_id, []).append(playing)
+    for session in playing:
+        open_by_group.setdefault(session.group_id, []).append(
+            OpenSession(session, totals[session.pk], numbers[session.pk])
+        )
     return [
         GroupCard(group, group.role, group.player_count, tuple(open_by_group.get(group.pk, ())))
         for group in groups
     ]
+
+
+def hand_numbers(sessions: Sequence[Session]) -> dict[int, int]:
+    """The hand each session is playing (第N手), as ``hand_row`` numbers it: its stored hand's, or (none
+    stored yet) the one after its last round. One query, two when a session has no hand yet."""
+    ids = [session.pk for session in sessions]
+    numbers = dict(HandInProgress.objects.filter(session__in=ids).values_list("session", "number"))
+    missing = [pk for pk in ids if pk not in numbers]
+    if missing:
+        last = _per(Round.objects.filter(session__in=missing), "session", Max("position"))
+        numbers.update({pk: (last.get(pk) or 0) + 1 for pk in missing})
+    return numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -656,17 +673,36 @@ class SessionLine:
     rounds: int
 
 
-def group_session_lines(group: Group) -> list[SessionLine]:
-    """The group's sessions newest first, each player's net in each (two aggregate queries)."""
+SESSIONS_PER_PAGE = 20  # the group page's sessions at a time, newest first
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPage:
+    """A page of the group's sessions, and the id to ask for the older ones from (None: none are older)."""
+
+    lines: tuple[SessionLine, ...]
+    older: int | None
+
+
+def group_session_lines(group: Group, *, before: int | None = None) -> SessionPage:
+    """The group's sessions newest first, ``SESSIONS_PER_PAGE`` of them (those older than session
+    ``before`` when given), each player's net in each: four queries, whatever the group has played, as
+    each sums only the rows of the sessions shown."""
+    sessions = group_sessions(group)
+    if before is not None:
+        sessions = sessions.filter(pk__lt=before)
+    shown = list(sessions[: SESSIONS_PER_PAGE + 1])
+    older = shown[SESSIONS_PER_PAGE - 1].pk if len(shown) > SESSIONS_PER_PAGE else None
+    shown = shown[:SESSIONS_PER_PAGE]
     nets = {
         (row["session"], row["seat"]): row["total"]
-        for row in LedgerEntry.objects.filter(session__group=group, is_house=False)
+        for row in LedgerEntry.objects.filter(session__in=shown, is_house=False)
         .values("session", "seat")
         .annotate(total=Sum("points"))
         .order_by()
     }
-    rounds = _per(Round.objects.filter(session__group=group, voided=False), "session", Count("id"))
-    return [
+    rounds = _per(Round.objects.filter(session__in=shown, voided=False), "session", Count("id"))
+    lines = tuple(
         SessionLine(
             session,
             tuple(
@@ -675,8 +711,14 @@ def group_session_lines(group: Group) -> list[SessionLine]:
             ),
             rounds.get(session.pk, 0),
         )
-        for session in group_sessions(group)
-    ]
+        for session in shown
+    )
+    return SessionPage(lines, older)
+
+
+def group_open_sessions(group: Group) -> QuerySet[Session]:
+    """The group's open sessions, newest first: those an invite link can be made to."""
+    return Session.objects.filter(group=group, status=SessionStatus.OPEN).order_by("-id")
 
 
 def group_last_session(group: Group) -> Session | None:

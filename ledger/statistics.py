@@ -30,8 +30,7 @@ from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 
 from settlement.engine import Reason
 
@@ -137,42 +136,58 @@ class GroupStatistics:
 
 
 # --- what a player played: one definition, for these statistics and the group's standings ---------------
+#
+# Plain aggregates, each one pass over the group's rows: a correlated subquery per player here once landed
+# in the GROUP BY beside the ledger's join and ran once per ledger row (issue 16: 19 s at 100 sessions).
 
 
-def sessions_played() -> Coalesce:
-    """The sessions the outer player sat in that have a hand that counts (a correlated subquery)."""
-    seats = (
-        SessionSeat.objects.filter(player=OuterRef("pk"), session__rounds__voided=False)
-        .order_by()
+def _counted_sessions(group: Group) -> QuerySet[Round]:
+    """The ids of the group's sessions that have a round that counts (rule 1)."""
+    return Round.objects.filter(session__group=group, voided=False).values("session_id")
+
+
+def _sessions_played(group: Group) -> dict[int, int]:
+    """Player id -> the counted sessions he sat in (one grouped query over the group's seats)."""
+    rows = (
+        SessionSeat.objects.filter(session__group=group, session_id__in=_counted_sessions(group))
         .values("player")
-        .annotate(n=Count("session", distinct=True))
-        .values("n")
-    )
-    return Coalesce(Subquery(seats, output_field=IntegerField()), 0)
-
-
-def hands_played() -> Coalesce:
-    """The counted hands of the sessions the outer player sat in."""
-    rounds = (
-        Round.objects.filter(session__seats__player=OuterRef("pk"), voided=False, adjustment=False)
+        .annotate(n=Count("session"))
+        .values_list("player", "n")
         .order_by()
-        .values("session__seats__player")
-        .annotate(n=Count("id"))
-        .values("n")
     )
-    return Coalesce(Subquery(rounds, output_field=IntegerField()), 0)
+    return dict(rows)
+
+
+def _players_rows(group: Group) -> QuerySet[LedgerEntry]:
+    """The group's rows of its players (the house's have none): read from the covering index of
+    (player, session, points) alone, never the table."""
+    return LedgerEntry.objects.filter(player__group=group)
+
+
+def _points(group: Group) -> dict[int, int]:
+    """Player id -> his net over the group's ledger (one grouped query; rule 2)."""
+    rows = (
+        _players_rows(group)
+        .values("player")
+        .annotate(points=Sum("points"))
+        .values_list("player", "points")
+        .order_by()
+    )
+    return {player: int(points) for player, points in rows}
 
 
 def group_standings(group: Group) -> list[dict[str, Any]]:
-    """Every player's points across the group's sessions and the sessions he played, best first (one
-    query)."""
-    rows = (
-        Player.objects.filter(group=group)
-        .annotate(points=Sum("entries__points"), sessions=sessions_played())
-        .order_by(F("points").desc(nulls_last=True), "name")
-        .values("id", "name", "points", "sessions")
-    )
-    return [{**row, "points": row["points"] or 0} for row in rows]
+    """Every player's points across the group's sessions and the sessions he played, best first (three
+    queries: the players, their points, their sessions)."""
+    points, sessions = _points(group), _sessions_played(group)
+    players = Player.objects.filter(group=group).values("id", "name")
+    rows = [
+        {**player, "points": points.get(player["id"], 0), "sessions": sessions.get(player["id"], 0)}
+        for player in players
+    ]
+    # As the database ordered them before: most points first, a player with no rows after, then by name.
+    rows.sort(key=lambda row: (row["id"] not in points, -row["points"], row["name"]))
+    return rows
 
 
 # --- the statistics --------------------------------------------------------------------------------------
@@ -180,26 +195,23 @@ def group_standings(group: Group) -> list[dict[str, Any]]:
 
 def group_statistics(group: Group) -> GroupStatistics:
     """The group's standings session by session and every player's record (eight queries)."""
-    players = list(
-        Player.objects.filter(group=group)
-        .annotate(sessions=sessions_played(), hands=hands_played())
-        .order_by("id")
-        .values("id", "name", "sessions", "hands")
-    )
+    players = list(Player.objects.filter(group=group).order_by("id").values("id", "name"))
     money = _money_by_player(group)
     wins = _wins_by_player(group)
     deal_ins = _deal_ins_by_player(group)
     biggest = _biggest_hands(group)
     sessions = _sessions(group)
+    seated = _seated(group)
     player_ids = [player["id"] for player in players]
-    standings = _standings(sessions, _session_nets(group), _seated(group), player_ids)
+    standings = _standings(sessions, _session_nets(group), seated, player_ids)
+    played = _played(sessions, seated)
     return GroupStatistics(
         players=tuple(
             PlayerRecord(
                 player_id=player["id"],
                 name=player["name"],
-                sessions=player["sessions"],
-                hands=player["hands"],
+                sessions=played.get(player["id"], (0, 0))[0],
+                hands=played.get(player["id"], (0, 0))[1],
                 wins=wins.get(player["id"], {}).get("wins", 0),
                 self_draws=wins.get(player["id"], {}).get("self_draws", 0),
                 deal_ins=deal_ins.get(player["id"], 0),
@@ -287,7 +299,7 @@ def _sessions(group: Group) -> list[dict[str, Any]]:
 
 def _session_nets(group: Group) -> dict[tuple[int, int], int]:
     rows = (
-        LedgerEntry.objects.filter(session__group=group, is_house=False)
+        _players_rows(group)
         .values("session", "player")
         .annotate(net=Sum("points"))
         .values_list("session", "player", "net")
@@ -298,6 +310,17 @@ def _session_nets(group: Group) -> dict[tuple[int, int], int]:
 
 def _seated(group: Group) -> set[tuple[int, int]]:
     return set(SessionSeat.objects.filter(session__group=group).values_list("session", "player"))
+
+
+def _played(sessions: list[dict[str, Any]], seated: set[tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """Rule 1 from rows already read: player id -> (counted sessions he sat in, their counted hands)."""
+    hands = {session["id"]: session["hands"] for session in sessions}
+    played: dict[int, tuple[int, int]] = {}
+    for session_id, player in seated:
+        if session_id in hands:
+            count, total = played.get(player, (0, 0))
+            played[player] = (count + 1, total + hands[session_id])
+    return played
 
 
 def _standings(

@@ -83,9 +83,11 @@ LEDGER_IMPORTERS = {
     "bench/bench_group_file.py",
     "bench/child.py",
     "bench/bench_pages.py",
+    "bench/bench_scale.py",
     "bench/bench_session_page.py",
     "bench/bench_stats.py",
     "bench/loadtest.py",
+    "bench/scale_seed.py",
 }
 APP_RULES = (
     # (folder that must not import, the forbidden package, files allowed to anyway)

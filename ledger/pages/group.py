@@ -10,6 +10,7 @@ with the message beside the form that caused it, and nothing stored.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
@@ -56,16 +57,20 @@ def group_page(request: HttpRequest, group_id: int) -> HttpResponse:
 def _page(request: HttpRequest, group: Group, *, status: int = 200, **forms_and_errors: Any) -> HttpResponse:
     role = selectors.role_in(user=request.user, group=group)
     can_write = role in WRITER_ROLES
-    sessions = selectors.group_session_lines(group)
+    before = _before(request)
+    sessions = selectors.group_session_lines(group, before=before)
     context = {
         "group": group,
         "role": role,
         "can_write": can_write,
         "is_owner": role == Role.OWNER,
-        "sessions": sessions,
+        "sessions": sessions.lines,
+        # A page of sessions at a time, newest first: the page costs the same at the thousandth evening.
+        "older_url": None if sessions.older is None else f"?{urlencode({'before': sessions.older})}#sessions",
+        "newest_url": None if before is None else f"{group_url(group)}#sessions",
         # Links grant access: viewers neither see nor make them (as on the session's 邀请 page).
         "invites": link_rows(request, selectors.group_invites(group), role=role) if can_write else [],
-        "invite_sessions": [line.session for line in sessions if line.session.is_open] if can_write else [],
+        "invite_sessions": list(selectors.group_open_sessions(group)) if can_write else [],
         "standings": statistics.group_standings(group),
         "players": selectors.group_players(group),
         "members": selectors.group_members(group),
@@ -74,6 +79,12 @@ def _page(request: HttpRequest, group: Group, *, status: int = 200, **forms_and_
         **forms_and_errors,
     }
     return render(request, "ledger/group/group.html", context, status=status)
+
+
+def _before(request: HttpRequest) -> int | None:
+    """``?before=<session id>``: the older sessions' page; anything but a plain id reads as the first."""
+    before = request.GET.get("before", "")
+    return int(before) if before.isascii() and before.isdigit() and len(before) <= 18 else None
 
 
 @login_required
