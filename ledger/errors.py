@@ -49,6 +49,10 @@ MESSAGES: Catalogue = {
         "'{value}' is not a day: write it as 2026-12-01.", "“{value}”不是日期：请写成 2026-12-01。"
     ),
     "period_backwards": Message("The range ends before it starts.", "时段的结束早于开始。"),
+    "period_out_of_range": Message(
+        "'{value}' is outside the days a table can have played: from {first} to {last}.",
+        "“{value}”不在能打过牌的日子里：须在 {first} 到 {last} 之间。",
+    ),
     "viewer_link_does_not_join": Message(
         "A viewer link shows the table; it does not join the group.",
         "观众链接只能看分，不能加入本组。",

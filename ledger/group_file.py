@@ -426,7 +426,10 @@ def _record(actor: Any, session: Session, stored: list[Round], index: int, body:
 
 
 def _correct(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
-    stored[_recorded(stored, index)] = services.round_correct(actor=actor, round_=stored[index], body=body)
+    # A corrected version after a voided one is a hand taken back and finished anew (undo, then redo).
+    stored[_recorded(stored, index)] = services.round_correct(
+        actor=actor, round_=stored[index], body=body, reinstate=True
+    )
 
 
 def _void(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:

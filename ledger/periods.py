@@ -63,15 +63,30 @@ def _month_start(day: date) -> date:
     return day.replace(day=1)
 
 
-def _next_month(first: date) -> date:
+def next_month(first: date) -> date:
     return first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
+
+
+# The days a period may name: far enough from date's limits that the day after the last, and midnight of
+# the first in any time zone, still exist (9999-12-31 + 1 day, or 0001-01-01 in UTC+8, overflow).
+FIRST_DAY = date(1970, 1, 1)
+LAST_DAY = date(9998, 12, 31)
+
+
+def within_days(day: date) -> bool:
+    return FIRST_DAY <= day <= LAST_DAY
 
 
 def _day(raw: object, field: str) -> date:
     try:
-        return date.fromisoformat(str(raw))
+        day = date.fromisoformat(str(raw))
     except ValueError as error:
         raise LedgerError("period_date", field=field, value=str(raw)[:40]) from error
+    if not within_days(day):
+        raise LedgerError(
+            "period_out_of_range", field=field, value=str(day), first=str(FIRST_DAY), last=str(LAST_DAY)
+        )
+    return day
 
 
 def period_of(data: Mapping[str, Any], today: date) -> Period:
@@ -82,7 +97,7 @@ def period_of(data: Mapping[str, Any], today: date) -> Period:
         raise LedgerError("period_unknown", field="period", choices=", ".join(PERIODS))
     this_month = _month_start(today)
     if key == "this_month":
-        return Period(key, this_month, _next_month(this_month))
+        return Period(key, this_month, next_month(this_month))
     if key == "last_month":
         last = _month_start(this_month - timedelta(days=1))
         return Period(key, last, this_month)

@@ -32,6 +32,7 @@ from web.whatif import PlayedHand, WhatIf, what_if
 
 from .. import selectors
 from ..models import Group, Session
+from ..periods import next_month, within_days
 from .words import option_label, value_words
 
 OPTION = {option.key: option for option in OPTIONS}
@@ -175,15 +176,13 @@ def session_what_if(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def month_of(raw: str, today: date) -> date:
-    """The first day of the month asked (``2026-12``), or of this one."""
+    """The first day of the month asked (``2026-12``), or of this one when it cannot be read or lies
+    outside the days a period may name."""
     try:
-        return datetime.strptime(raw, "%Y-%m").date()
+        first = datetime.strptime(raw, "%Y-%m").date()
     except ValueError:
         return today.replace(day=1)
-
-
-def _next_month(first: date) -> date:
-    return first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
+    return first if within_days(first) else today.replace(day=1)
 
 
 @login_required
@@ -192,7 +191,7 @@ def group_what_if(request: HttpRequest, group_id: int) -> HttpResponse:
     group: Group = selectors.group_get(user=request.user, group_id=group_id)
     first = month_of(str(request.GET.get("month", "")), timezone.localdate())
     start = timezone.make_aware(datetime.combine(first, datetime.min.time()))
-    end = timezone.make_aware(datetime.combine(_next_month(first), datetime.min.time()))
+    end = timezone.make_aware(datetime.combine(next_month(first), datetime.min.time()))
     sessions = selectors.group_sessions(group).filter(created__gte=start, created__lt=end).order_by()
     return _answer(
         request,

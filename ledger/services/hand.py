@@ -28,7 +28,7 @@ from django.db.models import Max
 
 from settlement.engine import KEPT, Drafted, DraftRefusal, HandDraft, RoundResult, Settle, StaleDraft
 
-from .. import bounds, selectors
+from .. import selectors
 from ..errors import (
     HandRefusedError,
     IdempotencyKeyReusedError,
@@ -36,9 +36,9 @@ from ..errors import (
     SessionClosedError,
     StaleHandError,
 )
-from ..models import WRITER_ROLES, HandInProgress, Round, Session, VersionKind
+from ..models import WRITER_ROLES, HandInProgress, Round, Session
 from .checks import MAX_ID, _check_dealer, _fingerprint, _is_whole, _note, _refuse_unstorable, require_role
-from .rounds import _resettle_later_coins, _round_insert, _settle, _void, _write_version
+from .rounds import _next_version, _round_insert, _settle, _void
 from .sessions import _locked
 
 HAND_KEY_PREFIX = "本手-r"  # a write's own key when the client sent none: the revision it was made at
@@ -177,7 +177,8 @@ def _record_finished(
         session, before=hand.reopened.position if hand.reopened_id is not None else None
     )
     if hand.reopened_id is not None:
-        recorded = _record_again(actor, session, hand.reopened, body, result, coins_before)
+        recorded = hand.reopened
+        _next_version(actor, session, recorded, body, result, coins_before)
     else:
         key = client_key if client_key is not None else f"{HAND_KEY_PREFIX}{draft.revision - 1}"
         if Round.objects.filter(session=session, idempotency_key=key).exists():
@@ -195,25 +196,6 @@ def _record_finished(
         )
     _start_next_hand(hand, recorded, result)
     return recorded
-
-
-def _record_again(
-    actor: AbstractBaseUser,
-    session: Session,
-    round_: Round,
-    body: Mapping[str, Any],
-    result: RoundResult,
-    coins_before: list[int] | None,
-) -> Round:
-    """A reopened hand finished again: a new version of its round, counting again."""
-    round_.version += 1
-    _write_version(actor, round_, VersionKind.CORRECTED, round_.version, body, result, coins_before)
-    round_.dealer, round_.void_suits, round_.events = body["dealer"], body["void_suits"], body["events"]
-    round_.voided = False
-    round_.save(update_fields=["dealer", "void_suits", "events", "version", "voided"])
-    _resettle_later_coins(actor, session, round_)
-    bounds.check_session(session, "events")
-    return round_
 
 
 def hand_event_add(

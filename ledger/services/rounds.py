@@ -130,35 +130,51 @@ def round_correct(
     body: object,
     notes: Sequence[object] | None = None,
     version: int | None = None,
+    reinstate: bool = False,
 ) -> Round:
     """Replace a round's events: reversing entries for the current version, then the new version's rows.
 
     ``notes`` (one per event, as a page entered them) are kept with the new version for its explanation.
     ``version``, when given, is the version the correction was made on: if the round has moved on since
     (someone else corrected it), the correction is refused rather than silently replacing theirs.
+    ``reinstate`` lets a voided round take a new version and count again: a hand taken back after it
+    finished and finished anew is stored so, and a group file replays it so.
     """
     require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
     round_body = _round_body(body)
     round_body["notes"] = _notes_for(notes, round_body["events"])
     session, round_ = _locked_round(round_)
-    if round_.voided:
+    if round_.voided and not reinstate:
         raise RoundVoidedError()
     if version is not None and version != round_.version:
         raise StaleRoundError()
     coins_before = selectors.coin_balances(session, before=round_.position)
     result = _settle(session, round_body, coins_before)
-    version = round_.version + 1
-    _write_version(actor, round_, VersionKind.CORRECTED, version, round_body, result, coins_before)
-    round_.dealer = round_body["dealer"]
-    round_.void_suits = round_body.get("void_suits")
-    round_.events = round_body["events"]
-    round_.adjustment = result.adjustment_round
-    round_.version = version
-    round_.save(update_fields=["dealer", "void_suits", "events", "adjustment", "version"])
-    _resettle_later_coins(actor, session, round_)
-    bounds.check_session(session, "events")
+    _next_version(actor, session, round_, round_body, result, coins_before)
     _hand_follows_ledger(session)
     return round_
+
+
+def _next_version(
+    actor: AbstractBaseUser,
+    session: Session,
+    round_: Round,
+    body: Mapping[str, Any],
+    result: RoundResult,
+    coins_before: list[int] | None,
+) -> None:
+    """The round's next version from a settled body: its rows, the round's own fields (counting again if
+    it was voided) and the coins of the rounds after it settled again."""
+    round_.version += 1
+    _write_version(actor, round_, VersionKind.CORRECTED, round_.version, body, result, coins_before)
+    round_.dealer = body["dealer"]
+    round_.void_suits = body.get("void_suits")
+    round_.events = body["events"]
+    round_.adjustment = result.adjustment_round
+    round_.voided = False
+    round_.save(update_fields=["dealer", "void_suits", "events", "adjustment", "version", "voided"])
+    _resettle_later_coins(actor, session, round_)
+    bounds.check_session(session, "events")
 
 
 @transaction.atomic

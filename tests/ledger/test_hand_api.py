@@ -7,9 +7,11 @@ import pytest
 from django.urls import reverse
 
 from ledger import services
-from ledger.models import Role, Round
+from ledger.models import Group, Role, Round
 from settlement.engine import settle_round
-from tests.ledger.conftest import client_for
+from tests.ledger.conftest import client_for, make_user
+from tests.ledger.test_group_file import export, import_file, story
+from tests.ledger.test_guards import verify
 from tests.ledger.test_hand import EVENING, KONG, SELF_DRAW, TWO_ON_ONE_DISCARD
 
 HAND_FIELDS = {"number", "dealer", "void_suits", "events", "notes", "revision", "can_redo", "preview"}
@@ -302,3 +304,40 @@ def test_a_finishing_tap_never_500s_on_a_key_clash(api, session, owner, shape):
     )
     response = _finish_with(api, session, {})
     assert response.status_code == 201 and response.json()["round"]["position"] == 2
+
+
+def test_a_hand_taken_back_and_finished_anew_moves_with_its_group(api, session, owner):
+    """The export lists its round as recorded, voided, corrected; the import replays that, not a 409."""
+    for revision, event in enumerate(EVENING):
+        post_event(api, session, event, revision)
+    hand = api.post(hand_url(session, "undo"), {"revision": 3}, format="json").json()["hand"]
+    assert (
+        api.post(hand_url(session, "redo"), {"revision": hand["revision"]}, format="json").status_code == 201
+    )
+    file = export(owner, session.group)
+    assert [v["kind"] for v in file["sessions"][0]["rounds"][0]["versions"]] == [
+        "recorded",
+        "voided",
+        "corrected",
+    ]
+    mover = make_user("mover")
+    moved = import_file(mover, file)
+    assert moved.status_code == 201, moved.content
+    assert story(export(mover, Group.objects.get(pk=moved.json()["id"]))) == story(file)
+    assert "every hash chain holds" in verify("--group", str(moved.json()["id"]))
+
+
+def test_a_fine_taken_back_and_followed_by_a_hand_is_counted_as_a_hand(api, session):
+    """RULES.md 4.8: an adjustment round is no hand; once its hand is reopened and played, it is one."""
+    fine = {"type": "adjust", "from": 3, "to": "each", "amount": 2, "reason": "诈胡"}
+    finished = post_event(api, session, fine, 0)
+    assert finished.status_code == 201 and Round.objects.get(session=session).adjustment
+    hand = api.post(
+        hand_url(session, "undo"), {"revision": finished.json()["hand"]["revision"]}, format="json"
+    )
+    assert hand.status_code == 200, hand.content
+    revision = hand.json()["hand"]["revision"]
+    for offset, event in enumerate(EVENING):
+        answer = post_event(api, session, event, revision + offset)
+        assert answer.status_code in (200, 201), answer.content
+    assert not Round.objects.get(session=session).adjustment

@@ -155,6 +155,12 @@ def test_a_date_range_counts_its_days_inclusive(evenings, today):
         ({"period": "range", "from": "2026-13-01", "to": "2026-12-01"}, "from"),
         ({"period": "range", "from": "2026-12-01"}, "to"),
         ({"period": "range", "from": "2026-12-02", "to": "2026-12-01"}, "to"),
+        pytest.param(
+            {"period": "range", "from": "2026-12-01", "to": "9999-12-31"}, "to", id="to-the-last-day"
+        ),
+        pytest.param(
+            {"period": "range", "from": "0001-01-01", "to": "2026-12-01"}, "from", id="from-day-one"
+        ),
     ],
 )
 def test_a_period_that_cannot_be_read_names_its_field(data, field, today):
@@ -186,6 +192,9 @@ def test_the_statistics_api_takes_a_period(evenings, api):
     assert {"from": ids["小王"], "to": ids["小李"], "count": 1} in period["fed"]
     refused = api.get(url, {"period": "range", "from": "yesterday"})
     assert refused.status_code == 400 and refused.json()["field"] == "from"
+    for edge in ({"from": "2026-01-01", "to": "9999-12-31"}, {"from": "0001-01-01", "to": "2026-01-01"}):
+        refused = api.get(url, {"period": "range", **edge})
+        assert refused.status_code == 400 and refused.json()["code"] == "period_out_of_range", refused.content
 
 
 def test_the_statistics_page_shows_the_period_with_its_pairwise_figures(evenings, owner):

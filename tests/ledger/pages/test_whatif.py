@@ -148,3 +148,10 @@ def test_a_hundred_hands_replay_in_under_a_second_of_cpu(demo_session):
     spent = time.process_time() - start
     assert page.context["hands"] == 100
     assert spent < 1.0, spent
+
+
+@pytest.mark.parametrize("month", ["9999-12", "0001-01", "2026-13"])
+def test_a_month_past_the_days_a_table_can_have_played_reads_as_this_month(two_evenings, owner, month):
+    group = two_evenings
+    page = logged_in(owner).get(reverse("group-what-if", args=[group.pk]), {"month": month})
+    assert page.status_code == 200
