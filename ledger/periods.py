@@ -195,8 +195,14 @@ def period_figures(group: Group, period: Period) -> PeriodFigures:
     }
     # The payer's row of the same transfer: the same version and place, live too (a correction's version
     # also holds, at the same places, the reversals of the rows it replaced).
+    # The round is implied by the version; naming it lets the planner take the (round, reverses) index,
+    # where alone SQLite walks every row of the database through the unique `reverses` one.
     payer = LedgerEntry.objects.filter(
-        LIVE, round_version=OuterRef("round_version"), transfer_index=OuterRef("transfer_index"), points__lt=0
+        LIVE,
+        round=OuterRef("round"),
+        round_version=OuterRef("round_version"),
+        transfer_index=OuterRef("transfer_index"),
+        points__lt=0,
     ).values("player")[:1]
     between: dict[tuple[int, int], int] = {}
     for paid_by, paid_to, points in (
