@@ -37,6 +37,7 @@ SCOPED: dict[str, dict[str, str]] = {
     "session-hand-events": {"session_id": "session"},
     "session-hand-undo": {"session_id": "session"},
     "session-hand-redo": {"session_id": "session"},
+    "session-hand-event": {"session_id": "session", "index": "first event"},
     "round-detail": {"round_id": "round"},
     "round-correct": {"round_id": "round"},
     "round-void": {"round_id": "round"},
@@ -45,6 +46,8 @@ SCOPED: dict[str, dict[str, str]] = {
     "invitation-accept": {"invitation_id": "invitation"},
     "invitation-decline": {"invitation_id": "invitation"},
 }
+# Path arguments that name a place rather than an object.
+PLACES = {"first event": 0}
 BODIES: dict[str, Any] = {
     "post": SELF_DRAW_B,
     "patch": {"role": "viewer"},
@@ -63,6 +66,10 @@ def methods_of(pattern: URLPattern) -> list[str]:
 
 def test_every_ledger_route_is_covered():
     assert {pattern.name for pattern in routes()} == UNSCOPED | set(SCOPED)
+
+
+def path_of(victim: dict[str, Any], name: str) -> dict[str, int]:
+    return {arg: PLACES[what] if what in PLACES else victim[what].pk for arg, what in SCOPED[name].items()}
 
 
 @pytest.fixture
@@ -97,7 +104,7 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "method"), CASES)
 def test_another_groups_object_is_not_found(victim, intruder, name, method):
-    kwargs = {arg: victim[what].pk for arg, what in SCOPED[name].items()}
+    kwargs = path_of(victim, name)
     url = reverse(f"ledger:{name}", kwargs=kwargs)
     response = getattr(intruder, method)(url, BODIES.get(method), format="json")
     assert response.status_code == 404, response.content
@@ -106,7 +113,7 @@ def test_another_groups_object_is_not_found(victim, intruder, name, method):
 @pytest.mark.parametrize("name", sorted(SCOPED))
 def test_options_says_the_same_for_another_groups_object_and_for_none(victim, intruder, name):
     """OPTIONS describes the endpoint, not the object: it cannot tell an existing id from a missing one."""
-    kwargs = {arg: victim[what].pk for arg, what in SCOPED[name].items()}
+    kwargs = path_of(victim, name)
     missing = {arg: 10**9 for arg in kwargs}
     theirs = intruder.options(reverse(f"ledger:{name}", kwargs=kwargs))
     nobodys = intruder.options(reverse(f"ledger:{name}", kwargs=missing))
@@ -116,7 +123,7 @@ def test_options_says_the_same_for_another_groups_object_and_for_none(victim, in
 def test_the_victims_data_is_untouched_after_every_attempt(victim, intruder, owner):
     for param in CASES:
         name, method = param.values
-        kwargs = {arg: victim[what].pk for arg, what in SCOPED[name].items()}
+        kwargs = path_of(victim, name)
         getattr(intruder, method)(reverse(f"ledger:{name}", kwargs=kwargs), BODIES.get(method), format="json")
     victim["session"].refresh_from_db()
     assert victim["session"].is_open
