@@ -194,7 +194,8 @@ def test_a_whole_evening_from_sign_up_to_settle_up(phone_page: Page, live_server
     page.locator("#hand-3").get_by_role("link", name="更正").click()
     expect(page.locator("#entry-head")).to_contain_text("更正")
     before = revision(page)
-    page.locator("button[name='action'][value='undo']").click()
+    # The correction opens on the finished hand: its end card's 撤销 takes back the win.
+    page.locator("#entry-end button[name='action'][value='undo']").click()
     written(page, before)
     choose(page, "ev_type", "win")
     tick(page, "winner_1")

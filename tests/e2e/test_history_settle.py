@@ -89,7 +89,7 @@ def test_the_history_explains_voids_and_corrects(phone_page: Page, live_server, 
     fits_the_phone(page)
     photograph(page, "correct")
     before = page.locator("#entry-revision").get_attribute("value") or ""
-    page.locator("button[name='action'][value='undo']").click()
+    page.locator("#entry-end button[name='action'][value='undo']").click()  # the finished hand's 撤销
     written(page, before)
     choose(page, "ev_type", "win")
     tick(page, "winner_1")
