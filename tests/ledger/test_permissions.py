@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from ledger import services
 from ledger.models import Role
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_user
-from tests.ledger.test_idor import CASES, SCOPED  # the one table of every ledger route and method
+from tests.ledger.test_idor import CASES, path_of  # the one table of every ledger route and method
 
 
 def url(name: str, **kwargs: Any) -> str:
@@ -122,7 +122,7 @@ def test_anonymous_requests_are_refused_everywhere_but_sign_up_and_token(session
     anonymous = APIClient()
     for param in CASES:
         name, method = param.values
-        path = reverse(f"ledger:{name}", kwargs={arg: objects[what].pk for arg, what in SCOPED[name].items()})
+        path = reverse(f"ledger:{name}", kwargs=path_of(objects, name))
         response = getattr(anonymous, method)(path, SELF_DRAW_B if method == "post" else None, format="json")
         assert response.status_code == 401, (method, path)
     assert anonymous.get(reverse("ledger:group-list")).status_code == 401
