@@ -53,6 +53,9 @@ from .words import option_label, value_words
 RULES_FIRST = ("mode", "base_points", "cap_multiplier", "zimo_bonus")
 RULES_SHOWN = 6
 PNG = "image/png"
+# What a summary link serves is kept nowhere (docs/pages.md, "The summary link"): stopping the link must
+# end it at once, on every phone and in every cache that saw it.
+KEPT_NOWHERE = "no-store"
 
 
 def rules_words(rules: Mapping[str, Any], language: str) -> str:
@@ -281,14 +284,16 @@ def summary_page(request: HttpRequest, token: str) -> HttpResponse:
         "og_image": request.build_absolute_uri(reverse("session-summary-card", args=[token])),
         "og_url": request.build_absolute_uri(),
     }
-    return render(request, "ledger/settle/summary.html", context)
+    response = render(request, "ledger/settle/summary.html", context)
+    response["Cache-Control"] = KEPT_NOWHERE
+    return response
 
 
 @require_safe
 def summary_card_png(request: HttpRequest, token: str) -> HttpResponse:
     session = session_by_summary_token(token)
     response = HttpResponse(render_picture(summary_card(session)), content_type=PNG)
-    response["Cache-Control"] = "public, max-age=300"
+    response["Cache-Control"] = KEPT_NOWHERE
     return response
 
 

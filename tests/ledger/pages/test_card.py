@@ -203,3 +203,14 @@ def test_the_pictures_queries_do_not_grow_with_the_hands(client, owner, session)
             assert client.get(reverse("session-card", args=[session.pk])).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1] <= 16, counts
+
+
+def test_the_summary_and_its_picture_are_kept_nowhere_so_stopping_the_link_ends_them_at_once(client, played):
+    link = client.get(reverse("session-settle", args=[played.pk])).context["summary_url"]
+    path = link.removeprefix("http://testserver")
+    reader = Client()
+    for url in (path, f"{path}card.png"):
+        response = reader.get(url)
+        assert response.status_code == 200 and response["Cache-Control"] == "no-store", url
+    client.post(reverse("session-summary-revoke", args=[played.pk]))
+    assert [reader.get(url).status_code for url in (path, f"{path}card.png")] == [404, 404]
