@@ -4,8 +4,9 @@ WeChat cannot be told a web page's share card without an official account, so wh
 The page layer fills a ``Card`` with words already in the reader's language; this module only lays it out:
 
 1. a header band: the group and session, the date and the number of hands;
-2. each player's net, large and signed (+/−, so a gain reads without colour);
-3. the fewest transfers (``老张 → 小王 36``);
+2. each player's net, large and signed (+/−, so a gain reads without colour), with a short aside when
+   given (a coin session's nets are coins, each player's score beside them);
+3. the fewest transfers (``老张 → 小王 36``, with their unit when they are not points: ``36 币``);
 4. the biggest hand (or each win of one hand): who, how, its fan explained, and its tiles drawn with the
    pages' own faces;
 5. a line of counts (杠 · 花猪 · 查叫) and the rules in a few words;
@@ -79,6 +80,8 @@ class Card:
     transfers_heading: str
     transfers: tuple[tuple[str, str, int], ...]
     all_square: str  # said instead of the transfers when there are none
+    net_asides: tuple[str, ...] = ()  # one per net, in small type beside it; none when empty
+    unit: str = ""  # what the nets and transfers count when not points (coins), said after each transfer
     highlights: tuple[Highlight, ...] = ()
     facts: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = ()  # the rules in a few words, the table fee
@@ -242,12 +245,18 @@ def _rows_panel(sheet: Sheet, heading: str, rows: int) -> None:
 
 def _nets(sheet: Sheet, card: Card) -> None:
     _rows_panel(sheet, card.nets_heading, len(card.nets))
-    for name, points in card.nets:
+    name_width = INNER * (0.45 if card.net_asides else 0.6)
+    for index, (name, points) in enumerate(card.nets):
         colour = GAIN if points > 0 else LOSS if points < 0 else INK
         baseline = sheet.y + 56  # names and numbers of two sizes share one baseline
         sheet.draw.text(
-            (MARGIN, baseline), fitted(name, font(NAME), INNER * 0.6), font=font(NAME), fill=INK, anchor="ls"
+            (MARGIN, baseline), fitted(name, font(NAME), name_width), font=font(NAME), fill=INK, anchor="ls"
         )
+        if card.net_asides:
+            aside = fitted(card.net_asides[index], font(SMALL), INNER * 0.25)
+            sheet.draw.text(
+                (MARGIN + INNER * 0.48, baseline), aside, font=font(SMALL), fill=MUTED, anchor="ls"
+            )
         sheet.draw.text(
             (WIDTH - MARGIN, baseline),
             signed(points),
@@ -269,7 +278,7 @@ def _transfers(sheet: Sheet, card: Card) -> None:
     for payer, payee, amount in card.transfers:
         line = f"{payer} → {payee}"
         sheet.text(MARGIN, fitted(line, font(NAME - 4), INNER * 0.75), NAME - 4)
-        sheet.text(WIDTH - MARGIN, str(amount), NAME, anchor="ra")
+        sheet.text(WIDTH - MARGIN, f"{amount} {card.unit}".rstrip(), NAME, anchor="ra")
         sheet.y += ROW
     sheet.y += 16 + GAP
 

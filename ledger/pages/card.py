@@ -45,7 +45,7 @@ from ..models import Round, Session, WinRecord
 from ..summary_links import session_by_summary_token, summary_link_revoke
 from .links import summary_url
 from .refusals import REFUSALS, refusal_message
-from .settle import transfers
+from .settle import player_lines, signed, what_moves
 from .words import option_label, value_words
 
 # The options a table names first when it says how it plays; the others are told only where they differ
@@ -141,12 +141,19 @@ def _header(session: Session, hands: int) -> tuple[str, str]:
 
 
 def _money(session: Session) -> dict[str, Any]:
+    """Each player's net and what to pay, as 结算 says them: in coins when the session plays for coins
+    (each player's coin change, his points only the score beside it; ``settle.what_moves``)."""
     totals = selectors.session_totals(session)
-    payments = transfers(selectors.session_settle_up(session))
+    lines = player_lines(session, totals)
+    in_coins = session.coins_enabled
     return {
         "hands": totals.rounds,
-        "nets": tuple((seat.player_name, seat.points) for seat in totals.seats),
-        "transfers": tuple((payment.payer, payment.payee, payment.amount) for payment in payments),
+        "nets": tuple(
+            (line.name, line.coin_change or 0) if in_coins else (line.name, line.points) for line in lines
+        ),
+        "asides": tuple(_("score %(n)s") % {"n": signed(line.points)} for line in lines) if in_coins else (),
+        "unit": _("coins") if in_coins else "",
+        "transfers": tuple((payment.payer, payment.payee, payment.amount) for payment in what_moves(session)),
         "names": tuple(seat.player_name for seat in totals.seats),
         "seat_of": {seat.player_id: seat.seat for seat in totals.seats},
     }
@@ -177,10 +184,12 @@ def _base_card(session: Session, money: Mapping[str, Any], **parts: Any) -> Card
     return Card(
         title=title,
         subtitle=subtitle,
-        nets_heading=_("Each player"),
+        nets_heading=_("Each player, in coins") if money["unit"] else _("Each player"),
         nets=money["nets"],
-        transfers_heading=_("Who pays whom"),
+        net_asides=money["asides"],
+        transfers_heading=_("Who pays whom, in coins") if money["unit"] else _("Who pays whom"),
         transfers=money["transfers"],
+        unit=money["unit"],
         all_square=_("All square: nobody owes anything."),
         **parts,
     )
@@ -273,13 +282,17 @@ def summary_page(request: HttpRequest, token: str) -> HttpResponse:
     session = session_by_summary_token(token)
     money = _money(session)
     title, subtitle = _header(session, money["hands"])
-    nets = " · ".join(f"{name} {points:+d}" if points else f"{name} 0" for name, points in money["nets"])
+    unit = f" {money['unit']}" if money["unit"] else ""
+    nets = " · ".join(
+        f"{name} {points:+d}{unit}" if points else f"{name} 0" for name, points in money["nets"]
+    )
     context = {
         "session": session,
         "title": title,
         "subtitle": subtitle,
         "nets": money["nets"],
         "payments": money["transfers"],
+        "unit": money["unit"],
         "og_description": nets,
         "og_image": request.build_absolute_uri(reverse("session-summary-card", args=[token])),
         "og_url": request.build_absolute_uri(),

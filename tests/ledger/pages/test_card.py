@@ -17,8 +17,11 @@ from PIL import Image
 from ledger import demo, selectors, services
 from ledger.models import Role, Session
 from ledger.pages.card import rules_words, session_card, table_counts
-from tests.ledger.conftest import DRAW_WITH_PIG, make_table, make_user
+from ledger.pages.links import summary_url
+from settlement.engine import settle_up
+from tests.ledger.conftest import DRAW_WITH_PIG, SELF_DRAW_B, make_table, make_user
 from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
+from web.picture import render
 
 TILES_HAND = {  # 小李 self-draws a 清一色 from tiles
     "dealer": 0,
@@ -214,3 +217,34 @@ def test_the_summary_and_its_picture_are_kept_nowhere_so_stopping_the_link_ends_
         assert response.status_code == 200 and response["Cache-Control"] == "no-store", url
     client.post(reverse("session-summary-revoke", args=[played.pk]))
     assert [reader.get(url).status_code for url in (path, f"{path}card.png")] == [404, 404]
+
+
+def test_with_coins_the_picture_and_the_summary_say_what_to_pay_in_coins(rf, owner):
+    """SELF_DRAW_B at 100 coins a point with 小王 holding 300: the card's nets are the coin changes (the
+    score beside each), its transfers the coins that moved (what 结算 asks to pay), each said in coins."""
+    _, session = make_table(
+        owner, coins={"room_coefficient": 100, "starting_balances": [300, 10000, 10000, 10000]}
+    )
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    totals = selectors.session_totals(session)
+    changes = [
+        seat.coins - start for seat, start in zip(totals.seats, session.starting_balances, strict=True)
+    ]
+    names = [seat.player_name for seat in totals.seats]
+    in_coins = settle_up([*changes, totals.house_coins] if totals.house_coins else changes)
+    card = session_card(rf.get("/"), session)
+    assert card.nets == tuple(zip(names, changes, strict=True)) and changes[0] == -300
+    assert card.net_asides[0] == "得分 −5" and card.unit == "游戏币"
+    assert card.transfers == tuple((names[p.payer], names[p.payee], p.amount) for p in in_coins)
+    assert card.nets_heading == "每位玩家（游戏币）" and card.transfers_heading == "谁给谁（游戏币）"
+    assert Image.open(io.BytesIO(render(card))).width >= 1080  # drawn with the asides and the unit
+    summary = Client().get(summary_url(rf.get("/", HTTP_HOST="testserver"), session).split("testserver")[1])
+    text = visible_text(summary)
+    payment = in_coins[0]
+    assert f"{names[payment.payer]} → 付给 {names[payment.payee]} {payment.amount} 游戏币" in text
+    assert 'property="og:description" content="小王 -300 游戏币' in summary.content.decode()
+
+
+def test_without_coins_the_picture_has_no_asides_and_no_unit(rf, played):
+    card = session_card(rf.get("/"), played)
+    assert card.net_asides == () and card.unit == ""
