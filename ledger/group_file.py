@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -63,7 +63,7 @@ FIGURE_ZH = {"net": "净分", "house": "房间", "coins": "游戏币"}
 # --- export ------------------------------------------------------------------------------------------------
 
 
-def group_export(*, actor: AbstractBaseUser, group: Group) -> dict[str, Any]:
+def group_export(*, actor: User, group: Group) -> dict[str, Any]:
     """The whole group as one JSON-ready dict (owners only), in a bounded number of queries whatever the
     group's size: its players, members, sessions, then all their rounds, versions, seats and totals."""
     services.require_role(actor=actor, group=group, roles=("owner",))
@@ -262,7 +262,7 @@ def _chain_break(session: Mapping[str, Any], players: Mapping[object, Any], at: 
 
 
 @transaction.atomic
-def group_import(*, actor: AbstractBaseUser, data: object, reseal: bool = False) -> Group:
+def group_import(*, actor: User, data: object, reseal: bool = False) -> Group:
     """A new group owned by ``actor``, replayed from an exported file; refused whole (400) if anything in
     it is malformed, refused by the engine, or replays to other figures than the file's own, or if its
     own chain does not hold and ``reseal`` was not asked for."""
@@ -323,7 +323,7 @@ def _moment(value: object, field: str) -> datetime:
     return moment
 
 
-def _import_players(actor: AbstractBaseUser, group: Group, rows: Sequence[Any]) -> dict[int, Player]:
+def _import_players(actor: User, group: Group, rows: Sequence[Any]) -> dict[int, Player]:
     players: dict[int, Player] = {}
     for index, row in enumerate(rows):
         field = f"players[{index}]"
@@ -339,7 +339,7 @@ def _import_players(actor: AbstractBaseUser, group: Group, rows: Sequence[Any]) 
 
 
 def _import_session(
-    actor: AbstractBaseUser,
+    actor: User,
     group: Group,
     players: Mapping[int, Player],
     claimed: Mapping[object, Any],
@@ -404,9 +404,7 @@ def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, in
     return sorted(history, key=lambda step: step[0])
 
 
-def _replay(
-    actor: AbstractBaseUser, session: Session, rounds: Sequence[Mapping[str, Any]], at: str
-) -> list[Round]:
+def _replay(actor: User, session: Session, rounds: Sequence[Mapping[str, Any]], at: str) -> list[Round]:
     """Write the file's history again through the services, in the order it was written."""
     stored: list[Round] = []
     for _, index, number, version in _history(rounds, at):
@@ -517,7 +515,7 @@ def _versions_by_round(replayed: _Replayed) -> dict[int, list[RoundVersion]]:
     return by_round
 
 
-def _restore_who_and_when(actor: AbstractBaseUser, replayed: _Replayed) -> None:
+def _restore_who_and_when(actor: User, replayed: _Replayed) -> None:
     """The file's names and times on what the replay wrote (none of them is sealed: see integrity.py),
     in two bulk updates a session (versions, rounds)."""
     stored = _versions_by_round(replayed)

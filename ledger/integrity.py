@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,7 +201,7 @@ def _chain_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterato
     for sealed in contents.values():
         points += sealed.points_moved
         coins += sealed.coins_moved
-        where = {"session": session, "position": sealed.position, "version": sealed.version}
+        where: dict[str, Any] = {"session": session, "position": sealed.position, "version": sealed.version}
         if sealed.previous_digest != previous:
             yield Finding(
                 what="the hash chain is broken: its link is not the hash of the session's version before it "
@@ -334,7 +334,9 @@ def _compare_totals(session: Session, replay: _Replay) -> Iterator[Finding]:
     totals = selectors.session_totals(session)
     # What is stored (per seat, the house) beside what the replay reached: the points, then any coins.
     points = [seat.points for seat in totals.seats]
-    figures = [("totals are points", points, totals.house, replay.points, replay.house)]
+    figures: list[tuple[str, Sequence[int | None], int | None, Sequence[int], int]] = [
+        ("totals are points", points, totals.house, replay.points, replay.house)
+    ]
     if replay.coins is not None:
         coins = [seat.coins for seat in totals.seats]
         figures.append(("coin balances are", coins, totals.house_coins, replay.coins, replay.house_coins))

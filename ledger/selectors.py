@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session as Login
 from django.db import connection
 from django.db.models import (
@@ -57,21 +57,24 @@ from .models import (
     WinRecord,
 )
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
+
 WIN_REASONS = (Reason.WIN.value, Reason.SELF_DRAW_BONUS.value)  # what a winner takes for his hand
 
 
 # --- scoping ------------------------------------------------------------------------------------------
 
 
-def groups_for(user: AbstractBaseUser) -> QuerySet[Group]:
+def groups_for(user: User) -> QuerySet[Group]:
     return Group.objects.filter(memberships__user=user)
 
 
-def group_get(*, user: AbstractBaseUser, group_id: int) -> Group:
+def group_get(*, user: User, group_id: int) -> Group:
     return get_object_or_404(groups_for(user), pk=group_id)
 
 
-def sessions_for(user: AbstractBaseUser) -> QuerySet[Session]:
+def sessions_for(user: User) -> QuerySet[Session]:
     return (
         Session.objects.filter(group__memberships__user=user)
         .select_related("group")
@@ -79,19 +82,23 @@ def sessions_for(user: AbstractBaseUser) -> QuerySet[Session]:
     )
 
 
-def session_get(*, user: AbstractBaseUser, session_id: int) -> Session:
+def session_get(*, user: User, session_id: int) -> Session:
     return get_object_or_404(sessions_for(user), pk=session_id)
 
 
-def rounds_for(user: AbstractBaseUser) -> QuerySet[Round]:
+def rounds_for(user: User) -> QuerySet[Round]:
     return Round.objects.filter(session__group__memberships__user=user).select_related("session__group")
 
 
-def round_get(*, user: AbstractBaseUser, round_id: int) -> Round:
+def round_get(*, user: User, round_id: int) -> Round:
     return get_object_or_404(rounds_for(user), pk=round_id)
 
 
-def groups_with_role(user: AbstractBaseUser) -> QuerySet[Group]:
+class WithRole(TypedDict):
+    role: str  # the user's role in the group
+
+
+def groups_with_role(user: User) -> QuerySet[WithAnnotations[Group, WithRole]]:
     """The user's groups, each with ``role``: the user's role in it."""
     return Group.objects.filter(memberships__user=user).annotate(role=F("memberships__role")).order_by("id")
 
@@ -131,7 +138,7 @@ def group_invites(group: Group) -> QuerySet[SessionInvite]:
     )
 
 
-def invite_get(*, user: AbstractBaseUser, invite_id: int) -> SessionInvite:
+def invite_get(*, user: User, invite_id: int) -> SessionInvite:
     return get_object_or_404(
         SessionInvite.objects.filter(session__group__memberships__user=user).select_related("session__group"),
         pk=invite_id,
@@ -166,7 +173,7 @@ def invite_hand_revision(token: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def invitations_for(user: AbstractBaseUser) -> QuerySet[GroupInvitation]:
+def invitations_for(user: User) -> QuerySet[GroupInvitation]:
     """Invitations waiting for ``user``'s answer, newest first."""
     return (
         GroupInvitation.objects.filter(user=user, status=InvitationStatus.PENDING)
@@ -175,7 +182,7 @@ def invitations_for(user: AbstractBaseUser) -> QuerySet[GroupInvitation]:
     )
 
 
-def invitation_get(*, user: AbstractBaseUser, invitation_id: int) -> GroupInvitation:
+def invitation_get(*, user: User, invitation_id: int) -> GroupInvitation:
     """An invitation addressed to ``user`` or to a group of his (an owner may withdraw it); else 404."""
     visible = GroupInvitation.objects.filter(Q(user=user) | Q(group__memberships__user=user)).distinct()
     return get_object_or_404(visible.select_related("group", "invited_by", "user"), pk=invitation_id)
@@ -600,7 +607,7 @@ def _suggested_dealer(round_: Round) -> int:
 # --- the pages: home, a group ------------------------------------------------------------------------
 
 
-def role_in(*, user: AbstractBaseUser, group: Group) -> str | None:
+def role_in(*, user: User, group: Group) -> str | None:
     """The user's role in the group (None when not a member): what the page offers him."""
     return Membership.objects.filter(user=user, group=group).values_list("role", flat=True).first()
 
@@ -622,7 +629,7 @@ class GroupCard:
     open_sessions: tuple[OpenSession, ...]
 
 
-def home_groups(user: AbstractBaseUser) -> list[GroupCard]:
+def home_groups(user: User) -> list[GroupCard]:
     """The user's groups, newest activity first, each with its open sessions and their running totals: the
     same nine queries whatever the number of groups and open sessions."""
     groups = list(

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 
@@ -68,9 +68,9 @@ class BiggestHand:
     @property
     def score(self) -> Mapping[str, Any]:
         """The engine's score of this winner: fan, points per payer, the pattern when scored from tiles."""
-        summary = next(
-            e for e in self.win.round_version.result["events"] if e["index"] == self.win.event_index
-        )
+        result = self.win.round_version.result
+        assert result is not None  # noqa: S101 - a win is recorded only from a settled version, never a void
+        summary = next(e for e in result["events"] if e["index"] == self.win.event_index)
         return next(score for score in summary["scores"] if score["player"] == self.seat)
 
     @property
@@ -141,9 +141,9 @@ class GroupStatistics:
 # in the GROUP BY beside the ledger's join and ran once per ledger row (issue 16: 19 s at 100 sessions).
 
 
-def _counted_sessions(group: Group) -> QuerySet[Round]:
+def _counted_sessions(group: Group) -> QuerySet[Round, int]:
     """The ids of the group's sessions that have a round that counts (rule 1)."""
-    return Round.objects.filter(session__group=group, voided=False).values("session_id")
+    return Round.objects.filter(session__group=group, voided=False).values_list("session_id", flat=True)
 
 
 def _sessions_played(group: Group) -> dict[int, int]:
@@ -181,7 +181,7 @@ def group_standings(group: Group) -> list[dict[str, Any]]:
     queries: the players, their points, their sessions)."""
     points, sessions = _points(group), _sessions_played(group)
     players = Player.objects.filter(group=group).values("id", "name")
-    rows = [
+    rows: list[dict[str, Any]] = [
         {**player, "points": points.get(player["id"], 0), "sessions": sessions.get(player["id"], 0)}
         for player in players
     ]
@@ -252,7 +252,7 @@ def _current_wins(group: Group) -> QuerySet[WinRecord]:
     return WinRecord.objects.filter(session__group=group, version=F("round__version"))
 
 
-def _wins_by_player(group: Group) -> dict[int, dict[str, Any]]:
+def _wins_by_player(group: Group) -> dict[int, Mapping[str, Any]]:
     rows = (
         _current_wins(group)
         .values("winner")
@@ -287,7 +287,14 @@ def _biggest_hands(group: Group) -> dict[int, BiggestHand]:
     return {win.winner_id: BiggestHand(win, win.seat) for win in wins}
 
 
-def _sessions(group: Group) -> list[dict[str, Any]]:
+class _SessionRow(TypedDict):
+    id: int
+    name: str
+    created: datetime
+    hands: int
+
+
+def _sessions(group: Group) -> list[_SessionRow]:
     """The counted sessions in the order played, each with its counted hands."""
     return list(
         Session.objects.filter(group=group, rounds__voided=False)
@@ -312,7 +319,7 @@ def _seated(group: Group) -> set[tuple[int, int]]:
     return set(SessionSeat.objects.filter(session__group=group).values_list("session", "player"))
 
 
-def _played(sessions: list[dict[str, Any]], seated: set[tuple[int, int]]) -> dict[int, tuple[int, int]]:
+def _played(sessions: list[_SessionRow], seated: set[tuple[int, int]]) -> dict[int, tuple[int, int]]:
     """Rule 1 from rows already read: player id -> (counted sessions he sat in, their counted hands)."""
     hands = {session["id"]: session["hands"] for session in sessions}
     played: dict[int, tuple[int, int]] = {}
@@ -324,7 +331,7 @@ def _played(sessions: list[dict[str, Any]], seated: set[tuple[int, int]]) -> dic
 
 
 def _standings(
-    sessions: list[dict[str, Any]],
+    sessions: list[_SessionRow],
     nets: Mapping[tuple[int, int], int],
     seated: set[tuple[int, int]],
     player_ids: list[int],

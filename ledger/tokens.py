@@ -44,5 +44,6 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         user, token = super().authenticate_credentials(key)
         if token_expired(token):
             refusal = LedgerError("token_expired", field="credentials")
-            raise AuthenticationFailed(refusal.to_dict())
+            # The body holds only text, lists and dicts of text; to_dict() is typed dict[str, object].
+            raise AuthenticationFailed(refusal.to_dict())  # type: ignore[arg-type]
         return user, token

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils import translation
@@ -29,7 +29,7 @@ def account_create(*, username: str, password: str) -> User:
         return user_model.objects.create_user(username=username, password=password)
 
 
-def _password_refusal(password: str, user: AbstractBaseUser) -> EngineError | None:
+def _password_refusal(password: str, user: User) -> EngineError | None:
     """Django's password validators' verdict, worded in English and in Chinese (they word their messages
     in the active language, so each language is asked for in turn)."""
     worded = {}

@@ -8,8 +8,9 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import TypeGuard
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from calculator.engine import EngineError
@@ -35,19 +36,20 @@ def _unique_or(refusal: Callable[[], EngineError]) -> Iterator[None]:
         raise refusal() from None
 
 
-def require_role(*, actor: AbstractBaseUser, group: Group, roles: Sequence[str]) -> None:
+def require_role(*, actor: User, group: Group, roles: Sequence[str]) -> None:
     """403 unless the actor holds one of ``roles`` in ``group``."""
     if not Membership.objects.filter(user=actor, group=group, role__in=roles).exists():
         raise Forbidden("role_forbids")
 
 
-def _is_whole(value: object, low: int, high: int) -> bool:
+def _is_whole(value: object, low: int, high: int) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _check_dealer(dealer: object) -> None:
+def _check_dealer(dealer: object) -> int:
     if not _is_whole(dealer, 0, SEATS - 1):
         raise LedgerError("dealer_seat", field="dealer")
+    return dealer
 
 
 def _refuse_unstorable(value: object, field: str) -> None:

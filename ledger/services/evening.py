@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from .. import selectors
@@ -35,7 +35,7 @@ class HandSoFar:
 @transaction.atomic
 def evening_keep(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     group: Group,
     name: str,
     player_names: Sequence[str],

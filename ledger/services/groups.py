@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,7 +15,7 @@ from .checks import _required_text, _unique_or, require_role
 
 
 @transaction.atomic
-def group_create(*, actor: AbstractBaseUser, name: str) -> Group:
+def group_create(*, actor: User, name: object) -> Group:
     """A new group; its creator is its first owner."""
     group = Group.objects.create(name=_required_text(name, "name", 100))
     Membership.objects.create(user=actor, group=group, role=Role.OWNER)
@@ -23,7 +23,7 @@ def group_create(*, actor: AbstractBaseUser, name: str) -> Group:
 
 
 @transaction.atomic
-def member_invite(*, actor: AbstractBaseUser, group: Group, username: str, role: str) -> GroupInvitation:
+def member_invite(*, actor: User, group: Group, username: str, role: str) -> GroupInvitation:
     """Ask an account to join ``group``: it becomes a member only when it accepts (``invitation_accept``).
 
     Owners only. The API throttles this per owner, so user names cannot be probed in bulk.
@@ -46,7 +46,7 @@ def member_invite(*, actor: AbstractBaseUser, group: Group, username: str, role:
 
 
 @transaction.atomic
-def invitation_accept(*, actor: AbstractBaseUser, invitation: GroupInvitation) -> Membership:
+def invitation_accept(*, actor: User, invitation: GroupInvitation) -> Membership:
     """The account asked says yes: it joins with the role it was offered (or keeps a higher one)."""
     invitation = _pending_invitation(invitation)
     if invitation.user_id != actor.pk:
@@ -58,7 +58,7 @@ def invitation_accept(*, actor: AbstractBaseUser, invitation: GroupInvitation) -
 
 
 @transaction.atomic
-def invitation_decline(*, actor: AbstractBaseUser, invitation: GroupInvitation) -> GroupInvitation:
+def invitation_decline(*, actor: User, invitation: GroupInvitation) -> GroupInvitation:
     """The account asked says no, or an owner of the group withdraws the question."""
     invitation = _pending_invitation(invitation)
     if invitation.user_id != actor.pk:
@@ -79,7 +79,7 @@ def _pending_invitation(invitation: GroupInvitation) -> GroupInvitation:
 ROLE_RANK = {Role.VIEWER: 0, Role.SCOREKEEPER: 1, Role.OWNER: 2}
 
 
-def _join(*, user: AbstractBaseUser, group: Group, role: str) -> Membership:
+def _join(*, user: User, group: Group, role: str) -> Membership:
     """``user`` in ``group`` with at least ``role``: an existing member is raised to it, never lowered."""
     membership = Membership.objects.select_for_update().filter(user=user, group=group).first()
     if membership is None:
@@ -92,7 +92,7 @@ def _join(*, user: AbstractBaseUser, group: Group, role: str) -> Membership:
 
 
 @transaction.atomic
-def member_set_role(*, actor: AbstractBaseUser, membership: Membership, role: str) -> Membership:
+def member_set_role(*, actor: User, membership: Membership, role: str) -> Membership:
     require_role(actor=actor, group=membership.group, roles=(Role.OWNER,))
     _check_role(role)
     if membership.role == Role.OWNER and role != Role.OWNER:
@@ -103,7 +103,7 @@ def member_set_role(*, actor: AbstractBaseUser, membership: Membership, role: st
 
 
 @transaction.atomic
-def member_remove(*, actor: AbstractBaseUser, membership: Membership) -> None:
+def member_remove(*, actor: User, membership: Membership) -> None:
     require_role(actor=actor, group=membership.group, roles=(Role.OWNER,))
     if membership.role == Role.OWNER:
         _keep_an_owner(membership)
@@ -128,9 +128,7 @@ def _check_role(role: str) -> None:
 
 
 @transaction.atomic
-def player_add(
-    *, actor: AbstractBaseUser, group: Group, name: str, user: AbstractBaseUser | None = None
-) -> Player:
+def player_add(*, actor: User, group: Group, name: object, user: User | None = None) -> Player:
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
     name = _required_text(name, "name", 50)
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
@@ -62,7 +62,7 @@ class HandOutcome:
 
 def hand_write(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     revision: object,
     asked: Mapping[str, Any],
@@ -116,8 +116,7 @@ def hand_write(
 def _applied(session: Session, hand: HandInProgress, draft: HandDraft, transition: Transition) -> Drafted:
     """The transition, settled once against the coins before the hand (a reopened hand's: before its
     round); the engine's refusal of the draft itself (nothing to undo...) is a conflict with the hand."""
-    before = hand.reopened.position if hand.reopened_id is not None else None
-    coins_before = selectors.coin_balances(session, before=before)
+    coins_before = selectors.coin_balances(session, before=_reopened_position(hand))
 
     def settle(candidate: HandDraft) -> RoundResult:
         _refuse_unstorable(candidate.body(), "")
@@ -127,6 +126,11 @@ def _applied(session: Session, hand: HandInProgress, draft: HandDraft, transitio
         return transition(draft, settle)
     except DraftRefusal as refusal:
         raise HandRefusedError(refusal) from None
+
+
+def _reopened_position(hand: HandInProgress) -> int | None:
+    """Where the round the hand reopened stands (its coins are counted before it), or None."""
+    return None if hand.reopened is None else hand.reopened.position
 
 
 def _keep(hand: HandInProgress, draft: HandDraft, *, reopened: Round | None) -> None:
@@ -146,7 +150,7 @@ def _last_finished(session: Session, hand: HandInProgress) -> Round | None:
     return last
 
 
-def _reopen(actor: AbstractBaseUser, session: Session, round_: Round, seen: int) -> Drafted:
+def _reopen(actor: User, session: Session, round_: Round, seen: int) -> Drafted:
     """The finished hand in progress again: its round voided (a reversal version: the ledger only grows),
     its events back with the one that finished it undone, so redo records it again."""
     notes = _void(actor, session, round_)
@@ -162,7 +166,7 @@ def _reopen(actor: AbstractBaseUser, session: Session, round_: Round, seen: int)
 
 
 def _record_finished(
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     hand: HandInProgress,
     draft: HandDraft,
@@ -173,14 +177,12 @@ def _record_finished(
     version of its round; any other a new round, keyed by the client's key (refused when another round
     of the session has it) or else by the server's own, which is its revision's."""
     body = {**draft.body(), "notes": list(draft.notes)}
-    coins_before = selectors.coin_balances(
-        session, before=hand.reopened.position if hand.reopened_id is not None else None
-    )
-    if hand.reopened_id is not None:
+    coins_before = selectors.coin_balances(session, before=_reopened_position(hand))
+    if hand.reopened is not None:
         recorded = hand.reopened
         _next_version(actor, session, recorded, body, result, coins_before)
     else:
-        key = client_key if client_key is not None else f"{HAND_KEY_PREFIX}{draft.revision - 1}"
+        key: str | None = client_key if client_key is not None else f"{HAND_KEY_PREFIX}{draft.revision - 1}"
         if Round.objects.filter(session=session, idempotency_key=key).exists():
             if client_key is not None:
                 raise IdempotencyKeyReusedError()
@@ -200,7 +202,7 @@ def _record_finished(
 
 def hand_event_add(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     event: object,
     revision: object,
@@ -225,7 +227,7 @@ def hand_event_add(
 
 def hand_event_edit(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     index: int,
     event: object,
@@ -247,7 +249,7 @@ def hand_event_edit(
 
 def hand_event_remove(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     index: int,
     revision: object,
@@ -265,7 +267,7 @@ def hand_event_remove(
 
 
 def hand_undo(
-    *, actor: AbstractBaseUser, session: Session, revision: object, idempotency_key: str | None = None
+    *, actor: User, session: Session, revision: object, idempotency_key: str | None = None
 ) -> HandOutcome:
     """Take back the hand's last event (it goes onto the redo list); right after a finished hand, take
     that hand back (its round voided, the hand in progress again with its last event undone)."""
@@ -280,7 +282,7 @@ def hand_undo(
 
 
 def hand_redo(
-    *, actor: AbstractBaseUser, session: Session, revision: object, idempotency_key: str | None = None
+    *, actor: User, session: Session, revision: object, idempotency_key: str | None = None
 ) -> HandOutcome:
     """Replay the event undone last, checked by the engine again like any event."""
     return hand_write(
@@ -295,7 +297,7 @@ def hand_redo(
 
 def hand_setup(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     revision: object,
     dealer: object = KEPT,
@@ -360,4 +362,4 @@ def _start_next_hand(hand: HandInProgress, finished: Round, result: RoundResult)
 def _revision(value: object) -> int:
     if not _is_whole(value, 0, MAX_ID):
         raise LedgerError("revision_not_whole", field="revision")
-    return value  # type: ignore[return-value]
+    return value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,7 +21,7 @@ MAX_INVITE_HOURS = 24 * 30
 
 @transaction.atomic
 def invite_create(
-    *, actor: AbstractBaseUser, session: Session, role: str, expires_in_hours: int | None = None
+    *, actor: User, session: Session, role: str, expires_in_hours: int | None = None
 ) -> SessionInvite:
     """A link to ``session`` for a viewer or a scorekeeper (owners and scorekeepers make them)."""
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
@@ -40,7 +40,7 @@ def invite_create(
 
 
 @transaction.atomic
-def invite_revoke(*, actor: AbstractBaseUser, invite: SessionInvite) -> SessionInvite:
+def invite_revoke(*, actor: User, invite: SessionInvite) -> SessionInvite:
     """The link stops working at once. An owner revokes any link of the group; a scorekeeper his own."""
     if invite.created_by_id != actor.pk:
         require_role(actor=actor, group=invite.session.group, roles=(Role.OWNER,))
@@ -53,7 +53,7 @@ def invite_revoke(*, actor: AbstractBaseUser, invite: SessionInvite) -> SessionI
 
 
 @transaction.atomic
-def invite_join(*, actor: AbstractBaseUser, invite: SessionInvite) -> Membership:
+def invite_join(*, actor: User, invite: SessionInvite) -> Membership:
     """A logged-in visitor accepts a scorekeeper link: he joins the session's group as scorekeeper."""
     locked = SessionInvite.objects.select_for_update().select_related("session__group").get(pk=invite.pk)
     refusal = invite_refusal(locked)

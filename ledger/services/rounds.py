@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
@@ -45,7 +45,7 @@ MAX_TRANSFER_POINTS = 10**15
 
 def round_record(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     body: object,
     idempotency_key: str | None = None,
@@ -73,7 +73,7 @@ def round_record(
 
 
 def _round_record_locked(
-    actor: AbstractBaseUser, session: Session, body: dict[str, Any], fingerprint: str, key: str | None
+    actor: User, session: Session, body: dict[str, Any], fingerprint: str, key: str | None
 ) -> tuple[Round, bool]:
     session = _locked(session)
     if key is not None:
@@ -90,7 +90,7 @@ def _round_record_locked(
 
 
 def _round_insert(
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     body: Mapping[str, Any],
     result: RoundResult,
@@ -125,7 +125,7 @@ def _replayed(existing: Round, fingerprint: str) -> Round:
 @transaction.atomic
 def round_correct(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     round_: Round,
     body: object,
     notes: Sequence[object] | None = None,
@@ -156,7 +156,7 @@ def round_correct(
 
 
 def _next_version(
-    actor: AbstractBaseUser,
+    actor: User,
     session: Session,
     round_: Round,
     body: Mapping[str, Any],
@@ -178,7 +178,7 @@ def _next_version(
 
 
 @transaction.atomic
-def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
+def round_void(*, actor: User, round_: Round) -> Round:
     """Cancel a round: a ``voided`` version whose rows reverse the current version's; nothing else."""
     require_role(actor=actor, group=round_.session.group, roles=WRITER_ROLES)
     session, round_ = _locked_round(round_)
@@ -189,7 +189,7 @@ def round_void(*, actor: AbstractBaseUser, round_: Round) -> Round:
     return round_
 
 
-def _void(actor: AbstractBaseUser, session: Session, round_: Round) -> list[Any]:
+def _void(actor: User, session: Session, round_: Round) -> list[Any]:
     """The voided version of a round (under the session's lock); the notes of the version it reverses."""
     notes = _current_notes(round_)
     version = round_.version + 1
@@ -263,7 +263,7 @@ def _settle(session: Session, body: Mapping[str, Any], coins_before: list[int] |
     return result
 
 
-def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Round) -> None:
+def _resettle_later_coins(actor: User, session: Session, changed: Round) -> None:
     """The rounds after ``changed`` were settled against balances that have just changed: settle each again,
     in order, and where its coins now come out differently append a ``recoined`` version (its coin rows
     reversed and rewritten; its points untouched). So every round's coins always follow from the balances
@@ -286,6 +286,7 @@ def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Ro
     balances = selectors.coin_balances(session, before=later[0].position)
     for round_ in later:
         stored_result, notes = settled[round_.pk]
+        assert stored_result is not None  # noqa: S101 - only a void has none (round_version_result_unless_void)
         body = {**_body_of(round_), "notes": notes}
         result = _settle(session, body, balances)
         coins = result.coins
@@ -299,7 +300,7 @@ def _resettle_later_coins(actor: AbstractBaseUser, session: Session, changed: Ro
 
 
 def _write_version(
-    actor: AbstractBaseUser,
+    actor: User,
     round_: Round,
     kind: VersionKind,
     version: int,

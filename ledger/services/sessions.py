@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
@@ -36,9 +36,9 @@ MAX_ROOM_COEFFICIENT = 1_000_000  # coins per point
 @transaction.atomic
 def session_start(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     group: Group,
-    name: str,
+    name: object,
     player_ids: Sequence[int],
     rules: Mapping[str, Any] | None = None,
     coins: Mapping[str, Any] | None = None,
@@ -47,7 +47,7 @@ def session_start(
     """A new open session: four of the group's players in seat order, the rules, optional coins, and its
     first hand in progress with ``dealer`` (a seat) dealing."""
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
-    _check_dealer(dealer)
+    seat = _check_dealer(dealer)
     bounds.check_group(group)
     players = _seat_players(group, player_ids)
     full_rules = _every_value(Rules.from_dict(rules))
@@ -63,14 +63,14 @@ def session_start(
     SessionSeat.objects.bulk_create(
         SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(players)
     )
-    HandInProgress.objects.create(session=session, number=1, dealer=dealer)
+    HandInProgress.objects.create(session=session, number=1, dealer=seat)
     return session
 
 
 @transaction.atomic
 def session_start_by_names(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     group: Group,
     name: str,
     player_names: Sequence[str],
@@ -152,7 +152,7 @@ def _parse_coins(coins: Mapping[str, Any] | None) -> tuple[int | None, list[int]
 
 
 @transaction.atomic
-def session_close(*, actor: AbstractBaseUser, session: Session) -> Session:
+def session_close(*, actor: User, session: Session) -> Session:
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
     session = _locked(session)
     if session.is_open:
