@@ -294,7 +294,8 @@ class HandInProgress(models.Model):
         default=list
     )  # [{"event", "note"}], most recently undone last: what redo replays
     revision = models.PositiveIntegerField(default=0)
-    # The last write, so that its retry is answered instead of applied again (or refused as stale).
+    # The last write, so that its retry is answered instead of applied again (or refused as stale), and
+    # the round it recorded or reopened (an undo right after it takes back only a round the hand recorded).
     last_key = models.CharField(max_length=300, null=True, blank=True)  # noqa: DJ001
     last_fingerprint = models.CharField(max_length=64, blank=True)
     last_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

@@ -70,9 +70,9 @@ def hand_write(
     idempotency_key: str | None = None,
 ) -> HandOutcome:
     """Apply one transition of the engine's draft to the session's hand (the pipeline above). ``asked``
-    says what was asked, for recognising a retry. An undo with nothing to undo right after a finished hand
-    (nothing recorded in the new one yet) takes that hand back: its round is voided, and the hand is in
-    progress again with its finishing event undone."""
+    says what was asked, for recognising a retry. An undo with nothing to undo right after the write that
+    finished a hand (nothing written in the new one yet, no round recorded beside it) takes that hand back:
+    its round is voided, and the hand is in progress again with its finishing event undone."""
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
     seen = _revision(revision)
     key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
@@ -108,7 +108,7 @@ def hand_write(
         if reopened is not None:
             hand.number = reopened.position
         hand.revision = seen + 1
-        hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, recorded
+        hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, recorded or reopened
         hand.save()
         return HandOutcome(hand=hand, round=recorded, result=result, reopened=reopened)
 
@@ -142,12 +142,13 @@ def _keep(hand: HandInProgress, draft: HandDraft, *, reopened: Round | None) -> 
 
 
 def _last_finished(session: Session, hand: HandInProgress) -> Round | None:
-    """The round the hand before this one became, when nothing has been recorded in this one yet and it
-    still counts: what an undo takes back."""
-    last = Round.objects.filter(session=session).order_by("-position").first()
-    if last is None or last.voided or last.position != hand.number - 1:
+    """The round this hand's last write recorded, while it is still the session's last round and counts:
+    what an undo takes back. A round recorded beside the hand (``POST rounds/``) is not the hand's."""
+    finished = hand.last_round
+    if finished is None or finished.voided:
         return None
-    return last
+    last = Round.objects.filter(session=session).aggregate(last=Max("position"))["last"]
+    return finished if finished.position == last else None
 
 
 def _reopen(actor: User, session: Session, round_: Round, seen: int) -> Drafted:
@@ -342,6 +343,8 @@ def _retried(hand: HandInProgress, key: str, fingerprint: str, *, own_key: bool)
         if own_key:
             raise IdempotencyKeyReusedError()
         return None
+    if hand.last_round_id is not None and hand.last_round_id == hand.reopened_id:
+        return HandOutcome(hand=hand, replayed=True, reopened=hand.reopened)
     return HandOutcome(hand=hand, round=hand.last_round, replayed=True)
 
 

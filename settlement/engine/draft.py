@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from calculator.engine import EngineError, Rules
 
 from .checks import robbed_kong_voided
+from .events import EventKind
 from .settle import RoundResult, settle_round
 
 
@@ -101,19 +102,25 @@ class HandDraft:
         """One more event; whatever was undone is forgotten (a new event replaces it)."""
         return self._settled(settle, events=(*self.events, event), notes=(*self.notes, note), undone=())
 
-    def robs_last_kong(self, event: Any) -> bool:
-        """Whether ``event`` is a win robbing the added kong entered last (RULES.md 4.5: that kong is void).
-        At the table the 弯杠 is entered as it is declared, before anyone says 抢杠."""
-        return bool(self.events) and robbed_kong_voided(self.events[-1], event)
+    def _robbed_kong(self, event: Any) -> int | None:
+        """The index of the added kong ``event`` robs (RULES.md 4.5: that kong is void), when it is the
+        last play entered; else None. At the table the 弯杠 is entered as it is declared, before anyone
+        says 抢杠; an adjustment entered since is looked past (RULES.md 4.8)."""
+        plays = [index for index, entered in enumerate(self.events) if not _is_adjustment(entered)]
+        if plays and robbed_kong_voided(self.events[plays[-1]], event):
+            return plays[-1]
+        return None
 
     def replace_robbed_kong(self, event: Any, note: str | None, *, settle: Settle) -> Drafted:
         """The robbing win in place of the robbed kong, in one step: the kong never happened, so it goes
-        nowhere (not onto the redo list); ``record`` when ``event`` robs no kong entered last."""
-        if not self.robs_last_kong(event):
+        nowhere (not onto the redo list) and whatever followed it stays; ``record`` when ``event`` robs no
+        kong entered last."""
+        robbed = self._robbed_kong(event)
+        if robbed is None:
             return self.record(event, note, settle=settle)
-        return self._settled(
-            settle, events=(*self.events[:-1], event), notes=(*self.notes[:-1], note), undone=()
-        )
+        events = (*self.events[:robbed], *self.events[robbed + 1 :], event)
+        notes = (*self.notes[:robbed], *self.notes[robbed + 1 :], note)
+        return self._settled(settle, events=events, notes=notes, undone=())
 
     def undo(self, *, settle: Settle) -> Drafted:
         """The last event taken back, onto the redo list."""
@@ -188,6 +195,11 @@ class HandDraft:
     def _check_index(self, index: int) -> None:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.events):
             raise DraftRefusal("no_such_event", field="event", index=index, count=len(self.events))
+
+
+def _is_adjustment(event: Any) -> bool:
+    """罚分 and the like: no play, invisible to the adjacency rules (RULES.md 4.8)."""
+    return isinstance(event, Mapping) and event.get("type") == EventKind.ADJUST
 
 
 def _suits(value: Any) -> Any:

@@ -217,6 +217,27 @@ def test_undo_in_a_hand_just_started_with_nothing_before_it_has_nothing_to_undo(
         services.hand_undo(actor=owner, session=session, revision=0)
 
 
+def test_undo_never_takes_back_a_round_recorded_through_post_rounds(owner, session):
+    """Only a round this hand recorded is reopened: one ``POST rounds/`` recorded beside the hand is not
+    the hand's to take back (the history corrects or voids it)."""
+    beside, _created = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    with pytest.raises(HandRefusedError, match="no event to undo"):
+        services.hand_undo(actor=owner, session=session, revision=hand(session).revision)
+    beside.refresh_from_db()
+    assert not beside.voided and hand(session).number == 2
+
+
+def test_undo_after_a_finished_hand_and_a_round_recorded_beside_it_has_nothing_to_undo(owner, session):
+    finished = add(owner, session, DRAW_WITH_PIG["events"][0]).round
+    assert finished is not None
+    beside, _created = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    with pytest.raises(HandRefusedError, match="no event to undo"):
+        services.hand_undo(actor=owner, session=session, revision=hand(session).revision)
+    for round_ in (finished, beside):
+        round_.refresh_from_db()
+        assert not round_.voided
+
+
 def test_the_dealer_and_void_suits_are_set_before_the_first_event(owner, session):
     services.hand_setup(actor=owner, session=session, revision=0, dealer=3, void_suits=["m", "p", "s", None])
     state = hand(session)

@@ -225,6 +225,17 @@ def test_undo_right_after_a_finished_hand_reopens_it_and_redo_records_it_again(a
     assert api.get(totals).json() == recorded
 
 
+def test_a_retried_reopening_undo_answers_as_the_first_did(api, session):
+    for revision, event in enumerate(EVENING):
+        post_event(api, session, event, revision)
+    key = {"Idempotency-Key": "take-it-back-1"}
+    first = api.post(hand_url(session, "undo"), {"revision": 3}, format="json", headers=key)
+    again = api.post(hand_url(session, "undo"), {"revision": 3}, format="json", headers=key)
+    assert first.status_code == again.status_code == 200
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert "reopened_round" in again.json()
+
+
 def test_put_replaces_an_event_in_place_and_keeps_the_later_ones(api, session):
     post_event(api, session, KONG, 0)
     post_event(api, session, TWO_ON_ONE_DISCARD, 1)

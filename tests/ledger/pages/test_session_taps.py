@@ -118,3 +118,14 @@ def test_undo_on_the_end_card_takes_the_finished_hand_back(phone):
     assert not round_.voided and totals(again) == before
     phone.session.refresh_from_db()
     assert list(integrity.verify_session(phone.session)) == []
+
+
+def test_a_fine_entered_between_the_kong_and_its_robbing_is_kept_and_the_kong_dropped(phone):
+    """RULES.md 4.8: an adjustment is invisible to the adjacency rules, so the 抢杠 still finds the 弯杠
+    entered before the fine, and only that kong goes."""
+    phone.record(**ADDED_KONG)
+    fine = {"ev_type": "adjust", "adjust_from": "3", "adjust_to": "0", "adjust_amount": "1"}
+    assert phone.record(**fine).status_code == 200
+    assert phone.record(**ROBS).status_code == 200
+    events = HandInProgress.objects.get(session=phone.session).events
+    assert [event["type"] for event in events] == ["adjust", "win"] and events[1]["robbing_kong"]

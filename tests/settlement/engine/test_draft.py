@@ -19,7 +19,7 @@ from settlement.engine import (
     settler,
 )
 
-from .rounds import by_fan, draw, kong, status, win
+from .rounds import adjust, by_fan, draw, kong, status, win
 
 A, B, C, D = 0, 1, 2, 3
 CHENGDU = {"preset": "chengdu"}
@@ -28,6 +28,7 @@ ADDED_C = kong(C, "added", "5p")  # 阿美 弯杠 5p: 1 from each
 ROBS_C = win(C, by_fan(A, 2), robbing_kong=True)  # 小王 robs 阿美's 弯杠
 SELF_DRAW_D = win(None, by_fan(D, 1))
 DISCARD_A_TO_B = win(A, by_fan(B, 3))
+FINE_D = adjust(D, A, 1, "诈胡")  # 老张 fined 1 to 小王 (RULES.md 4.8): no play event
 NOBODY_READY = draw(*[status(seat, "not_ready") for seat in (A, B, C, D)])  # 流局: ends any hand
 
 
@@ -94,6 +95,15 @@ TRANSITIONS = [
         (),
         (0, 6, -4, -2),
         id="the-robbing-win-replaces-the-robbed-kong-in-one-step",
+    ),
+    pytest.param(
+        draft(CONCEALED_B, ADDED_C, FINE_D),
+        lambda d, s: d.replace_robbed_kong(ROBS_C, "抢杠", settle=s),
+        (CONCEALED_B, FINE_D, ROBS_C),
+        ("note 0", "note 2", "抢杠"),
+        (),
+        (1, 6, -4, -3),
+        id="an-adjustment-between-the-kong-and-its-robbing-is-looked-past-and-kept",
     ),
     pytest.param(
         draft(CONCEALED_B),
