@@ -364,7 +364,11 @@ def ledger_entries(session: Session) -> QuerySet[LedgerEntry]:
     )
 
 
-def session_rounds(session: Session) -> QuerySet[Round]:
+class WithResult(TypedDict):
+    result: dict[str, Any] | None  # the current version's settle response (none for a void)
+
+
+def session_rounds(session: Session) -> QuerySet[WithAnnotations[Round, WithResult]]:
     """The session's rounds in order, each with ``result``: its current version's settle response."""
     current = RoundVersion.objects.filter(round=OuterRef("pk"), version=OuterRef("version")).values("result")[
         :1
@@ -376,7 +380,13 @@ def session_rounds(session: Session) -> QuerySet[Round]:
     )
 
 
-def round_net(session: Session) -> QuerySet[Round]:
+class WithNets(TypedDict):
+    """What round_net annotates by a fixed name; the columns named by seat are read with getattr."""
+
+    net_house: int | None
+
+
+def round_net(session: Session) -> QuerySet[WithAnnotations[Round, WithNets]]:
     """Each round with its net points per seat and for the house (``net_0`` .. ``net_3``, ``net_house``)
     and, with coins on, its coin change per seat (``coins_0`` .. ``coins_3``): one query, streamable."""
     sums = {f"net_{seat}": Sum("entries__points", filter=Q(entries__seat=seat)) for seat in range(SEATS)}
@@ -400,7 +410,7 @@ def _round_coins(seat: int) -> Subquery:
     return Subquery(moved, output_field=BigIntegerField())
 
 
-def iter_round_net(session: Session) -> Iterator[Round]:
+def iter_round_net(session: Session) -> Iterator[WithAnnotations[Round, WithNets]]:
     return round_net(session).iterator(chunk_size=100)
 
 
@@ -452,7 +462,11 @@ def win_points_taken() -> Subquery:
     return Subquery(taken, output_field=BigIntegerField())
 
 
-def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]:
+class WithPoints(TypedDict):
+    points: int | None  # what the winner took for the win (win_points_taken)
+
+
+def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WithAnnotations[WinRecord, WithPoints]]:
     """The session's biggest wins, by the points each winner took for his hand (the win and its 自摸加底),
     largest first, each with ``points``, its round, its version (the settle result and notes that say the
     pattern), winner and discarder. Current versions only: a corrected hand counts as corrected, a voided
@@ -599,8 +613,8 @@ def fresh_hand(session: Session, *, dealer: int | None = None) -> HandInProgress
     return HandInProgress(session=session, number=number, dealer=dealer)
 
 
-def _suggested_dealer(round_: Round) -> int:
-    suggested = (round_.result or {}).get("next_dealer")  # type: ignore[attr-defined]
+def _suggested_dealer(round_: WithAnnotations[Round, WithResult]) -> int:
+    suggested = (round_.result or {}).get("next_dealer")
     return round_.dealer if suggested is None else int(suggested)
 
 

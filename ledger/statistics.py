@@ -28,14 +28,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 
 from settlement.engine import Reason
 
 from .models import Group, LedgerEntry, Player, Round, Session, SessionSeat, WinRecord
-from .selectors import win_points_taken
+from .selectors import WithPoints, win_points_taken
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
 
 KONG_REASONS = (
     Reason.DIRECT_KONG,
@@ -62,7 +65,7 @@ class BiggestHand:
     (the settle result and notes that explain it), session, winner and discarder, and ``points`` (what he
     took for it); and his seat in that session, where the result names him."""
 
-    win: WinRecord
+    win: WithAnnotations[WinRecord, WithPoints]
     seat: int
 
     @property

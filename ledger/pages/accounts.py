@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
@@ -39,7 +40,7 @@ FORM_FIELD = {"username": "username", "password": "password1"}
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = UserCreationForm(request.POST if request.method == "POST" else None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         if not SignUpThrottle().allow_request(request, None):  # type: ignore[arg-type]
             form.add_error(None, _("Too many new accounts from this address: try again in an hour."))

@@ -41,7 +41,8 @@ from web.picture import Card, HandTiles, Highlight
 from web.picture import render as render_picture
 
 from .. import selectors
-from ..models import Round, Session, WinRecord
+from ..models import Round, Session
+from ..requests import SignedInRequest
 from ..summary_links import session_by_summary_token, summary_link_revoke
 from .links import summary_url
 from .refusals import REFUSALS, refusal_message
@@ -160,7 +161,7 @@ def _money(session: Session) -> dict[str, Any]:
 
 
 def _biggest(session: Session, money: Mapping[str, Any]) -> tuple[Highlight, ...]:
-    wins: list[WinRecord] = selectors.session_biggest_wins(session, limit=1)
+    wins = selectors.session_biggest_wins(session, limit=1)
     if not wins:
         return ()
     win = wins[0]
@@ -259,14 +260,14 @@ def _png(picture: bytes) -> HttpResponse:
 
 @login_required
 @require_safe
-def card_png(request: HttpRequest, session_id: int) -> HttpResponse:
+def card_png(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     return _png(render_picture(session_card(request, session)))
 
 
 @login_required
 @require_safe
-def hand_card_png(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
+def hand_card_png(request: SignedInRequest, session_id: int, round_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     round_ = selectors.session_round_get(session=session, round_id=round_id)
     return _png(render_picture(hand_card(request, session, round_)))
@@ -312,7 +313,7 @@ def summary_card_png(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def summary_link_revoke_page(request: HttpRequest, session_id: int) -> HttpResponse:
+def summary_link_revoke_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     """停用链接: every summary link of the session stops working; the picture then carries a new one."""
     session = selectors.session_get(user=request.user, session_id=session_id)
     try:

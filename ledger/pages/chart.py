@@ -10,17 +10,17 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
-from web.htmx import HtmxHttpRequest
 from web.language import page_language
 
 from .. import selectors
+from ..requests import SignedInRequest
 from .links import session_url
 from .trends import big_hand, running_totals, trend_chart
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def chart_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def chart_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     places = list(session.seats.all())
     names = [place.player.name for place in places]

@@ -13,7 +13,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils import timezone
@@ -24,6 +24,7 @@ from web.entry.evening import EveningStore
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
+from ..requests import SignedInRequest
 from .links import session_url
 from .refusals import REFUSALS, refusal_message
 
@@ -36,10 +37,10 @@ class EveningForm(forms.Form):
 
     def __init__(self, *args: Any, groups: list[tuple[int, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["group"].choices = groups
+        self.fields["group"].choices = groups  # type: ignore[attr-defined]  # fields types it Field; a ChoiceField
 
 
-def _writable_groups(request: HttpRequest) -> list[tuple[int, str]]:
+def _writable_groups(request: SignedInRequest) -> list[tuple[int, str]]:
     return [
         (group.pk, group.name)
         for group in selectors.groups_with_role(request.user)
@@ -47,7 +48,7 @@ def _writable_groups(request: HttpRequest) -> list[tuple[int, str]]:
     ]
 
 
-def _save(request: HttpRequest, store: EveningStore, group_id: int, name: str) -> Session:
+def _save(request: SignedInRequest, store: EveningStore, group_id: int, name: str) -> Session:
     """The evening as a session of the group: its players, rules and finished hands, all or nothing."""
     group = selectors.group_get(user=request.user, group_id=group_id)
     hand = store.load()
@@ -69,7 +70,7 @@ def _save(request: HttpRequest, store: EveningStore, group_id: int, name: str) -
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def evening_save(request: HttpRequest) -> HttpResponse:
+def evening_save(request: SignedInRequest) -> HttpResponse:
     store = EveningStore(request.session)
     saved = request.session.get(SAVED_KEY)
     if not store.finished_hands() and not store.load().events and saved:

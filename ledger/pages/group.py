@@ -27,6 +27,7 @@ import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18
 from .. import selectors, services, statistics
 from ..errors import Forbidden
 from ..models import WRITER_ROLES, Group, Role
+from ..requests import SignedInRequest
 from .invites import link_rows
 from .links import group_url
 from .refusals import REFUSALS, refusal_message
@@ -49,12 +50,14 @@ class RoleForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def group_page(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_page(request: SignedInRequest, group_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     return _page(request, group)
 
 
-def _page(request: HttpRequest, group: Group, *, status: int = 200, **forms_and_errors: Any) -> HttpResponse:
+def _page(
+    request: SignedInRequest, group: Group, *, status: int = 200, **forms_and_errors: Any
+) -> HttpResponse:
     role = selectors.role_in(user=request.user, group=group)
     can_write = role in WRITER_ROLES
     before = _before(request)
@@ -89,7 +92,7 @@ def _before(request: HttpRequest) -> int | None:
 
 @login_required
 @require_POST
-def player_add(request: HttpRequest, group_id: int) -> HttpResponse:
+def player_add(request: SignedInRequest, group_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     form = PlayerForm(request.POST)
     if form.is_valid():
@@ -107,7 +110,7 @@ def player_add(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def member_set_role(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+def member_set_role(request: SignedInRequest, group_id: int, member_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     membership = selectors.member_get(group=group, member_id=member_id)
     form = RoleForm(request.POST)
@@ -127,7 +130,7 @@ def member_set_role(request: HttpRequest, group_id: int, member_id: int) -> Http
 
 @login_required
 @require_POST
-def member_remove(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+def member_remove(request: SignedInRequest, group_id: int, member_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     membership = selectors.member_get(group=group, member_id=member_id)
     try:

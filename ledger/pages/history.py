@@ -39,6 +39,7 @@ from web.language import page_language
 from .. import selectors, services
 from ..errors import StaleRoundError
 from ..models import WRITER_ROLES, Round, RoundVersion, Session, VersionKind
+from ..requests import SignedInRequest
 from .links import hand_url, session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
 
@@ -120,7 +121,7 @@ def hand_view(round_: Round, names: Sequence[str], rules: Mapping[str, Any], lan
     )
 
 
-def _can_write(request: HtmxHttpRequest, session: Session) -> bool:
+def _can_write(request: SignedInRequest, session: Session) -> bool:
     role = selectors.role_in(user=request.user, group=session.group)
     return role in WRITER_ROLES and session.is_open
 
@@ -137,7 +138,7 @@ def history_url(session: Session, round_: Round | None = None) -> str:
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def history_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def history_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     return _history(request, session)
 
@@ -185,7 +186,7 @@ def history_page_of(query: Mapping[str, Any], last: int) -> HistoryPage:
 
 
 def _history(
-    request: HtmxHttpRequest, session: Session, *, alert: str = "", status: int = 200
+    request: SignedInRequest, session: Session, *, alert: str = "", status: int = 200
 ) -> HttpResponse:
     language = page_language()
     names = names_of(session)
@@ -205,7 +206,7 @@ def _history(
 
 @login_required
 @require_POST
-def round_void_page(request: HtmxHttpRequest, session_id: int, round_id: int) -> HttpResponse:
+def round_void_page(request: SignedInRequest, session_id: int, round_id: int) -> HttpResponse:
     """作废: the confirmation is the second tap (the button inside 作废… on the history page)."""
     session = selectors.session_get(user=request.user, session_id=session_id)
     round_ = selectors.session_round_get(session=session, round_id=round_id)
@@ -260,7 +261,8 @@ class CorrectionStore:
 
     @property
     def rules(self) -> Mapping[str, Any]:
-        return self.round.session.rules
+        rules: Mapping[str, Any] = self.round.session.rules  # a JSONField, Any to mypy
+        return rules
 
     def load(self) -> Hand:
         draft = HandDraft.of(
@@ -336,7 +338,7 @@ SAVES = ("save", "next")  # the page's own save, and the end card's button, whic
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def correct_page(request: HtmxHttpRequest, session_id: int, round_id: int) -> HttpResponse:
+def correct_page(request: SignedInRequest, session_id: int, round_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     round_ = selectors.session_round_get(session=session, round_id=round_id)
     if not _can_write(request, session) or round_.voided:
@@ -375,7 +377,7 @@ def _store(request: HtmxHttpRequest, session: Session, round_: Round) -> Correct
     return CorrectionStore(request.session, round_, [seat.player_name for seat in totals.seats], before)
 
 
-def _save(request: HtmxHttpRequest, session: Session, round_: Round, store: CorrectionStore) -> HttpResponse:
+def _save(request: SignedInRequest, session: Session, round_: Round, store: CorrectionStore) -> HttpResponse:
     hand = store.load()
     if not store.changed:
         store.discard()

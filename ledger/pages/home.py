@@ -19,6 +19,7 @@ from calculator.engine import EngineError
 
 from .. import selectors, services
 from ..models import SessionStatus
+from ..requests import SignedInRequest
 from .refusals import refusal_message
 
 
@@ -32,18 +33,18 @@ class GroupForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: SignedInRequest) -> HttpResponse:
     return _home(request, GroupForm(), status=200)
 
 
-def _home(request: HttpRequest, form: GroupForm, *, status: int) -> HttpResponse:
+def _home(request: SignedInRequest, form: GroupForm, *, status: int) -> HttpResponse:
     cards = selectors.home_groups(request.user)
     return render(request, "ledger/home/home.html", {"cards": cards, "group_form": form}, status=status)
 
 
 @login_required
 @require_POST
-def group_create(request: HttpRequest) -> HttpResponse:
+def group_create(request: SignedInRequest) -> HttpResponse:
     """A new group, owned by its creator; then straight on to naming its four players and starting."""
     form = GroupForm(request.POST)
     if form.is_valid():

@@ -13,7 +13,7 @@ Every write is a service; its refusal comes back as the page with the message, n
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django import forms
@@ -28,10 +28,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
+from web.htmx import HtmxHttpRequest
 
 from .. import selectors, services
 from ..invite_links import invite_url, qr_svg
 from ..models import WRITER_ROLES, Membership, Role, Session, SessionInvite
+from ..requests import SignedInRequest
 from .links import group_url
 from .live import watch_page, watch_parts
 from .refusals import REFUSALS, refusal_message
@@ -87,7 +89,7 @@ def link_rows(
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def invite_page(request: HttpRequest, session_id: int) -> HttpResponse:
+def invite_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     if not _can_invite(request.user, session):
         return render(request, "ledger/invites/not_allowed.html", {"session": session}, status=403)
@@ -115,7 +117,7 @@ def invite_page(request: HttpRequest, session_id: int) -> HttpResponse:
 
 # Where a revoke goes back to: the page whose button it was (``back`` in the form), the session's 邀请 page
 # unless it says the group page.
-REVOKED_BACK = {
+REVOKED_BACK: dict[str, Callable[[SessionInvite], str]] = {
     "session": lambda invite: reverse("session-invite", args=[invite.session_id]),
     "group": lambda invite: f"{group_url(invite.session.group)}#invites",
 }
@@ -123,7 +125,7 @@ REVOKED_BACK = {
 
 @login_required
 @require_POST
-def invite_revoke(request: HttpRequest, invite_id: int) -> HttpResponse:
+def invite_revoke(request: SignedInRequest, invite_id: int) -> HttpResponse:
     invite = selectors.invite_get(user=request.user, invite_id=invite_id)
     services.invite_revoke(actor=request.user, invite=invite)  # refused only to a viewer, who sees no button
     back = REVOKED_BACK.get(request.POST.get("back", ""), REVOKED_BACK["session"])
@@ -131,7 +133,7 @@ def invite_revoke(request: HttpRequest, invite_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def join(request: HttpRequest, token: str, *, poll: bool = False) -> HttpResponse:
+def join(request: HtmxHttpRequest, token: str, *, poll: bool = False) -> HttpResponse:
     try:
         invite = selectors.invite_by_token(token)
     except Http404:
@@ -173,13 +175,13 @@ def _account_links(request: HttpRequest) -> dict[str, str]:
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def invitations_page(request: HttpRequest) -> HttpResponse:
+def invitations_page(request: SignedInRequest) -> HttpResponse:
     invitations = selectors.invitations_for(request.user)
     return render(request, "ledger/invites/invitations.html", {"invitations": invitations})
 
 
 @require_safe
-def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
+def watch_poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The live board's poll, ``/join/<token>/live/?revision=N``. Idle, it costs one indexed query and
     renders nothing:
 
@@ -208,7 +210,7 @@ ANSWERS = {"accept": services.invitation_accept, "decline": services.invitation_
 
 @login_required
 @require_POST
-def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
+def invitation_answer(request: SignedInRequest, invitation_id: int, answer: str) -> HttpResponse:
     invitation = selectors.invitation_get(user=request.user, invitation_id=invitation_id)
     try:
         ANSWERS[answer](actor=request.user, invitation=invitation)

@@ -29,6 +29,7 @@ from api.parsers import MAX_DEPTH, read_json
 
 from .. import group_file, selectors
 from ..api import GroupImportThrottle
+from ..requests import SignedInRequest
 from .links import group_url
 from .refusals import REFUSALS, refusal_message
 
@@ -52,7 +53,7 @@ class ImportForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def group_export_file(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_export_file(request: SignedInRequest, group_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     data = group_file.group_export(actor=request.user, group=group)  # owners only: others get a 403
     response = HttpResponse(
@@ -64,7 +65,7 @@ def group_export_file(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def group_import_page(request: HttpRequest) -> HttpResponse:
+def group_import_page(request: SignedInRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, ImportForm())
     form = ImportForm(request.POST, request.FILES)

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.models import User
+from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -38,6 +39,7 @@ from web.language import page_language
 from .. import selectors, services
 from ..errors import Forbidden, HandRefusedError, LedgerRefusal, StaleHandError
 from ..models import WRITER_ROLES, HandInProgress, Round, Session
+from ..requests import SignedInRequest
 from .live import POLL_SECONDS, REVISION_HEADER, live_pass, pass_holder
 from .refusals import refusal_message
 
@@ -47,7 +49,7 @@ class SessionHandStore:
     write is one ``services.hand_write`` (the service keeps the draft under the session's lock and records
     the round when the hand finishes); the page renders the settlement that write made."""
 
-    def __init__(self, *, actor: Any, session: Session):
+    def __init__(self, *, actor: User, session: Session):
         self.actor = actor
         self.session = session
         self._points: tuple[int, ...] | None = None
@@ -149,7 +151,7 @@ class SessionHandStore:
         )
 
 
-def _session_for(request: HtmxHttpRequest, session_id: int) -> Session:
+def _session_for(request: SignedInRequest, session_id: int) -> Session:
     """The session, if it is one of the user's groups' (another group's is a 404, as in the API)."""
     return selectors.session_get(user=request.user, session_id=session_id)
 
@@ -183,10 +185,10 @@ FOOTERS = {
 
 
 def _footer(session: Session, *, writer: bool) -> str:
-    return FOOTERS["closed" if not session.is_open else "records" if writer else "watches"]
+    return str(FOOTERS["closed" if not session.is_open else "records" if writer else "watches"])
 
 
-def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board], dict[str, Any]]:
+def _page_context(request: SignedInRequest, session: Session) -> Callable[[Board], dict[str, Any]]:
     role = selectors.role_in(user=request.user, group=session.group)
     read_only = role not in WRITER_ROLES or not session.is_open
     footer = _footer(session, writer=role in WRITER_ROLES)
@@ -209,7 +211,7 @@ def _page_context(request: HtmxHttpRequest, session: Session) -> Callable[[Board
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def session_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def session_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = _session_for(request, session_id)
     store = SessionHandStore(actor=request.user, session=session)
     return entry_response(
@@ -218,7 +220,7 @@ def session_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 
 @require_GET
-def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_live(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A member's poll, ``/sessions/<id>/live/?revision=N&hand=H`` with the page's live pass. Idle, it is
     one indexed query and renders nothing:
 
@@ -237,11 +239,13 @@ def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
         revision = selectors.member_hand_revision(user_id=user_id, session_id=session_id, login_key=login_key)
         if revision is not None and request.GET.get("revision") == str(revision):
             return HttpResponse(status=204)
-    return _live_update(request, session_id)
+    # _live_update is behind @login_required, which lets only a signed-in request through (its stub keeps
+    # the view's own type, so mypy cannot see that).
+    return _live_update(cast(SignedInRequest, request), session_id)
 
 
 @login_required
-def _live_update(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def _live_update(request: SignedInRequest, session_id: int) -> HttpResponse:
     """What changed since the page's revision: header, seats, this hand and, when the hand the page
     showed has finished meanwhile, its end card; the revision in ``REVISION_HEADER``."""
     session = _session_for(request, session_id)

@@ -22,10 +22,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from web.htmx import HtmxHttpRequest
-
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
+from ..requests import SignedInRequest
 from .links import group_stats_url, session_url, summary_url
 from .refusals import REFUSALS, refusal_message
 
@@ -110,12 +109,12 @@ def summary_text(
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def settle_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def settle_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     return _page(request, session)
 
 
-def _page(request: HtmxHttpRequest, session: Session, *, alert: str = "", status: int = 200) -> HttpResponse:
+def _page(request: SignedInRequest, session: Session, *, alert: str = "", status: int = 200) -> HttpResponse:
     totals = selectors.session_totals(session)
     players = player_lines(session, totals)
     payments = what_moves(session)
@@ -159,7 +158,7 @@ def _unfinished(session: Session) -> str:
 
 @login_required
 @require_POST
-def session_close_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+def session_close_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     """结束本场: the confirmation is the second tap (the button inside 结束本场… on the settle page)."""
     session = selectors.session_get(user=request.user, session_id=session_id)
     try:

@@ -23,7 +23,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils import timezone
@@ -51,6 +51,7 @@ from web.rules_form import PRESET_LABELS
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
 from ..names import InvisibleCharacter, normal_name
+from ..requests import SignedInRequest
 from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
@@ -209,8 +210,9 @@ class StartForm(forms.Form):
                 max_value=MAX_COINS,
                 widget=forms.TextInput(attrs={"inputmode": "numeric"}),
             )
-        self.fields["dealer"].choices = [(str(seat), self._seat_name(seat)) for seat in range(SEATS)]
-        self.fields["preset"].choices = [(preset.value, PRESET_LABELS[preset]) for preset in Preset]
+        # self.fields types every field Field; these two are the ChoiceFields declared above
+        self.fields["dealer"].choices = [(str(seat), self._seat_name(seat)) for seat in range(SEATS)]  # type: ignore[attr-defined]
+        self.fields["preset"].choices = [(preset.value, PRESET_LABELS[preset]) for preset in Preset]  # type: ignore[attr-defined]
         for option in RULE_OPTIONS:
             initial = self.initial.get(f"rule_{option.key}")
             self.fields[f"rule_{option.key}"] = _option_field(option, preset_rules, language, initial)
@@ -364,7 +366,7 @@ def form_field_of(field: str, form: forms.Form) -> str | None:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def session_start(request: HttpRequest, group_id: int) -> HttpResponse:
+def session_start(request: SignedInRequest, group_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     language = page_language()
     last = selectors.group_last_session(group)
@@ -391,7 +393,7 @@ def session_start(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 def _page(
-    request: HttpRequest, group: Group, form: StartForm, *, first_run: bool, status: int = 200
+    request: SignedInRequest, group: Group, form: StartForm, *, first_run: bool, status: int = 200
 ) -> HttpResponse:
     role = selectors.role_in(user=request.user, group=group)
     context = {

@@ -30,6 +30,7 @@ from web.language import page_language
 from .. import periods, selectors, statistics
 from ..errors import LedgerError
 from ..models import Group
+from ..requests import SignedInRequest
 from ..statistics import BiggestHand, PlayerRecord, SessionStanding
 from .links import group_url, hand_url
 from .trends import BigHand, big_hand
@@ -139,7 +140,7 @@ def biggest_lines(players: Sequence[PlayerRecord], language: str) -> tuple[Bigge
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def group_stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_stats_page(request: SignedInRequest, group_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     figures = statistics.group_statistics(group)
     players = played(figures.players)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -22,6 +23,10 @@ from web.entry.explain import score_text
 
 from .. import selectors
 from ..models import Session, WinRecord
+from ..selectors import WithPoints
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +94,12 @@ def how_won(win: WinRecord, summary: dict[str, object]) -> str:
     return _("%(name)s dealt in") % {"name": win.discarder.name}
 
 
-def big_hand(win: WinRecord, seats: dict[int, int], session: Session, language: str) -> BigHand:
+def big_hand(
+    win: WithAnnotations[WinRecord, WithPoints], seats: dict[int, int], session: Session, language: str
+) -> BigHand:
     """One win in words: the version's settle result says how it scored, its note what the picker tapped."""
     version = win.round_version
+    assert version.result is not None  # noqa: S101 - a win is recorded from a settled version, never a void
     summary = next(event for event in version.result["events"] if event["index"] == win.event_index)
     seat = seats[win.winner_id]
     score = next(score for score in summary["scores"] if score["player"] == seat)

@@ -33,6 +33,7 @@ from web.whatif import PlayedHand, WhatIf, what_if
 from .. import selectors
 from ..models import Group, Session
 from ..periods import next_month, within_days
+from ..requests import SignedInRequest
 from .words import option_label, value_words
 
 OPTION = {option.key: option for option in OPTIONS}
@@ -163,7 +164,7 @@ def _answer(
 
 @login_required
 @require_safe
-def session_what_if(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_what_if(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     return _answer(
         request,
@@ -187,7 +188,7 @@ def month_of(raw: str, today: date) -> date:
 
 @login_required
 @require_safe
-def group_what_if(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_what_if(request: SignedInRequest, group_id: int) -> HttpResponse:
     group: Group = selectors.group_get(user=request.user, group_id=group_id)
     first = month_of(str(request.GET.get("month", "")), timezone.localdate())
     start = timezone.make_aware(datetime.combine(first, datetime.min.time()))
