@@ -179,6 +179,27 @@ MESSAGES: Catalogue = {
         "An idempotency key is 1 to {maximum} printable characters, or null.",
         "idempotency_key 须为 1 到 {maximum} 个可打印字符，或为 null。",
     ),
+    # ---- payments toward a settle-up (``services.payment_mark``, ``payment_undo``)
+    "payment_nothing_due": Message(
+        "Nothing is left to pay from this player to that one in this session.",
+        "本场这两人之间，这个方向已经没有要付的钱了。",
+    ),
+    "payment_amount": Message(
+        "amount must be a whole number from 1 to {left}, what is left to pay.",
+        "金额须为 1 到 {left} 之间的整数（还剩这么多没付）。",
+    ),
+    "payment_not_yours": Message(
+        "Only the payer or the payee marks a payment (or anyone who keeps score, for a player without an "
+        "account).",
+        "只有付钱的人或收钱的人能标记已付（没有账号的玩家，可由记分的人代为标记）。",
+    ),
+    "payment_not_your_mark": Message(
+        "Only whoever marked this payment can undo it.", "只有标记这笔付款的人才能撤销它。"
+    ),
+    "payment_undo_a_reversal": Message(
+        "This is the undoing of a mark; it cannot be undone itself.", "这是一次撤销，不能再撤销。"
+    ),
+    "payment_already_undone": Message("This mark is already undone.", "这笔标记已经撤销过了。"),
     "file_figures_differ": Message(
         "The file's figures differ from a replay of its hands, which gives {replayed}: nothing was imported.",
         "文件中的数字与重算各手牌的结果不一致（重算得到 {replayed_zh}）：未导入任何内容。",

@@ -550,3 +550,38 @@ class GroupInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} invited to {self.group} as {self.role} ({self.status})"
+
+
+class PaymentMark(AppendOnlyModel):
+    """A payment toward a session's settle-up, as its payer or payee said it happened (ledger/debts.py).
+
+    What is owed is never stored: it is the session's settle-up, derived from its nets. A mark is a fact
+    (this much passed from ``payer`` to ``payee``, said by ``marked_by`` at ``created``). Undoing a mark
+    appends its reversal (the amount negated, ``reverses`` pointing at it), never an update.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="payment_marks")
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    marked_by_name = models.CharField(max_length=WRITER_NAME_LENGTH)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        constraints = (
+            models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="payment_between_two"),
+            models.CheckConstraint(
+                condition=Q(reverses__isnull=True, amount__gt=0) | Q(reverses__isnull=False, amount__lt=0),
+                name="payment_mark_or_its_reversal",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} ({self.marked_by_name})"

@@ -316,20 +316,36 @@ def session_settle(
 
 def session_settle_up(session: Session) -> dict[str, Any]:
     """Who pays whom to bring every total to zero; burned points appear as a payment to the house."""
-    totals = session_totals(session)
-    return _settled([seat.points for seat in totals.seats], totals.house, totals)
+    return points_settle_up(session_totals(session))
 
 
 def session_coin_settle_up(session: Session) -> dict[str, Any] | None:
     """With coins on, who hands whom coins: the fewest transfers of each seat's coin change since the start
     (what actually moved; a loser who ran short paid only what they held), the house owed its take.
     The points' settle-up beside it would ask a short loser for more than they lost. None without coins."""
-    totals = session_totals(session)
+    return coin_settle_up(session, session_totals(session))
+
+
+def session_money_settle_up(session: Session) -> dict[str, Any]:
+    """What is to be paid after the session: its coins' settle-up when it plays for coins, else its
+    points'. The one reading of "what the table owes" (the settle page, the picture, debts)."""
+    return money_settle_up(session, session_totals(session))
+
+
+def points_settle_up(totals: SessionTotals) -> dict[str, Any]:
+    return _settled([seat.points for seat in totals.seats], totals.house, totals)
+
+
+def coin_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any] | None:
     if totals.house_coins is None:
         return None
     starting = session.starting_balances or [0] * SEATS
     changes = [int(seat.coins or 0) - int(starting[seat.seat]) for seat in totals.seats]
     return _settled(changes, totals.house_coins, totals)
+
+
+def money_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any]:
+    return coin_settle_up(session, totals) or points_settle_up(totals)
 
 
 def _settled(balances: list[int], house: int, totals: SessionTotals) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def transfers(settle_up: dict[str, Any]) -> tuple[Transfer, ...]:
 def what_moves(session: Session) -> tuple[Transfer, ...]:
     """The transfers to pay: in coins when the session plays for coins (what actually moved; the points'
     transfers would ask a loser who ran short for more than they lost), else in points."""
-    return transfers(selectors.session_coin_settle_up(session) or selectors.session_settle_up(session))
+    return transfers(selectors.session_money_settle_up(session))
 
 
 def summary_text(

@@ -11,6 +11,7 @@ services check the actor's role and refuse with ``PermissionDenied``. Bad input 
 
 from .accounts import account_create
 from .checks import MAX_ID, MAX_NOTE_LENGTH, require_role
+from .debts import payment_mark, payment_undo
 from .evening import HandSoFar, evening_keep
 from .groups import (
     ROLE_RANK,
@@ -79,6 +80,8 @@ __all__ = [
     "member_invite",
     "member_remove",
     "member_set_role",
+    "payment_mark",
+    "payment_undo",
     "player_add",
     "require_role",
     "round_correct",

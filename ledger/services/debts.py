@@ -1,0 +1,86 @@
+"""Marking a settle-up's transfer paid, in full or in part, and undoing a mark (ledger/debts.py has the
+model: what is owed is derived, a mark is a fact).
+
+Who may mark (docs/ledger.md, "Debts that carry over"): an owner or a scorekeeper of the group who is the
+payer or the payee, or who marks for a pair one of whose players has no account (a friend who never
+signed up can still be paid). Viewers never mark. A mark is undone only by whoever made it, by a reversal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from .. import debts
+from ..errors import Forbidden, LedgerError, LedgerRefusal
+from ..models import WRITER_ROLES, PaymentMark, Player, Session
+from .checks import _is_whole, require_role
+from .sessions import _locked
+
+
+@transaction.atomic
+def payment_mark(
+    *, actor: AbstractBaseUser, session: Session, payer_id: object, payee_id: object, amount: object
+) -> PaymentMark:
+    """Record that ``payer_id`` paid ``payee_id`` ``amount`` toward ``session``: all of what is left
+    between them or a part. Paying back a surplus after a correction is the same mark, read the other way.
+
+    1. the actor's role (a viewer is refused), then the session locked, so two phones marking the same
+       transfer at once cannot both pay it;
+    2. the pair must have money left to pass in that direction, and the amount be 1 to what is left;
+    3. the actor must be one of the two, or mark for one who has no account.
+    """
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    locked = _locked(session)
+    due = _due(locked, payer_id, payee_id)
+    if not _is_whole(amount, 1, due.left):
+        raise LedgerError("payment_amount", field="amount", left=due.left)
+    pair = Player.objects.filter(pk__in=(due.payer.player_id, due.payee.player_id))
+    if not _may_mark_for(actor, pair):
+        raise Forbidden("payment_not_yours")
+    return PaymentMark.objects.create(
+        session=locked,
+        payer_id=due.payer.player_id,
+        payee_id=due.payee.player_id,
+        amount=amount,
+        marked_by=actor,
+        marked_by_name=actor.get_username(),
+    )
+
+
+def _due(session: Session, payer_id: object, payee_id: object) -> debts.PairDebt:
+    """The pair's account read from ``payer_id`` to ``payee_id``, when that way money is still to pass."""
+    for debt in debts.session_debts(session):
+        if debt.left > 0 and (debt.payer.player_id, debt.payee.player_id) == (payer_id, payee_id):
+            return debt
+        if debt.left < 0 and (debt.payee.player_id, debt.payer.player_id) == (payer_id, payee_id):
+            return debts.PairDebt(debt.session_id, debt.payee, debt.payer, 0, debt.left, debt.unit)
+    raise LedgerError("payment_nothing_due", field="to_player")
+
+
+def _may_mark_for(actor: AbstractBaseUser, pair: Iterable[Player]) -> bool:
+    return any(player.user_id in (actor.pk, None) for player in pair)
+
+
+@transaction.atomic
+def payment_undo(*, actor: AbstractBaseUser, mark: PaymentMark) -> PaymentMark:
+    """Cancel ``mark`` by appending its reversal; only its maker may, and only once."""
+    require_role(actor=actor, group=mark.session.group, roles=WRITER_ROLES)
+    _locked(mark.session)
+    if mark.marked_by_id != actor.pk:
+        raise Forbidden("payment_not_your_mark")
+    if mark.reverses_id is not None:
+        raise LedgerError("payment_undo_a_reversal", field="mark")
+    if PaymentMark.objects.filter(reverses=mark).exists():
+        raise LedgerRefusal("payment_already_undone", "mark")
+    return PaymentMark.objects.create(
+        session=mark.session,
+        payer=mark.payer,
+        payee=mark.payee,
+        amount=-mark.amount,
+        marked_by=actor,
+        marked_by_name=actor.get_username(),
+        reverses=mark,  # one-to-one: the database refuses a second reversal should the lock not hold
+    )

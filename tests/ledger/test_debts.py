@@ -1,0 +1,176 @@
+"""Debts that carry over (ledger/debts.py, services.payment_mark / payment_undo): what a settle-up asks,
+what was marked paid, what is still owed per pair and across sessions, and a correction's difference."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ledger import debts, services
+from ledger.errors import Forbidden, LedgerError, LedgerRefusal
+from ledger.models import PaymentMark, Player, Role
+from tests.ledger.conftest import SELF_DRAW_B
+
+ONE_FAN_SELF_DRAW = {
+    "dealer": 0,
+    "events": [{"type": "win", "from": None, "winners": [{"player": 1, "fan": 1}]}],
+}
+
+
+def by_name(group):
+    return {player.name: player for player in Player.objects.filter(group=group)}
+
+
+def accounts(session):
+    """Each pair's account as (payer, payee, asked, paid, left)."""
+    return {
+        (debt.payer.name, debt.payee.name, debt.asked, debt.paid, debt.left)
+        for debt in debts.session_debts(session)
+    }
+
+
+@pytest.fixture
+def played(owner, session):
+    """小李 self-draws 3 fan: 小王, 阿美 and 老张 each owe 小李 5."""
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    return session
+
+
+def mark(actor, session, payer, payee, amount):
+    players = by_name(session.group)
+    return services.payment_mark(
+        actor=actor, session=session, payer_id=players[payer].pk, payee_id=players[payee].pk, amount=amount
+    )
+
+
+def test_a_transfer_marked_in_full_and_one_in_part_leave_the_rest_owed(owner, played):
+    mark(owner, played, "小王", "小李", 5)
+    mark(owner, played, "阿美", "小李", 2)
+    assert accounts(played) == {
+        ("小王", "小李", 5, 5, 0),
+        ("阿美", "小李", 5, 2, 3),
+        ("老张", "小李", 5, 0, 5),
+    }
+    owed = {(o.payer.name, o.payee.name, o.amount, o.unit) for o in debts.group_still_owed(played.group)}
+    assert owed == {("阿美", "小李", 3, "points"), ("老张", "小李", 5, "points")}
+
+
+def test_the_next_session_carries_what_is_unpaid_apart_from_its_own(owner, played):
+    mark(owner, played, "阿美", "小李", 2)
+    services.session_close(actor=owner, session=played)
+    players = by_name(played.group)
+    tonight = services.session_start(
+        actor=owner,
+        group=played.group,
+        name="第二场",
+        player_ids=[players[n].pk for n in ("小王", "小李", "阿美", "老张")],
+    )
+    carried = {(d.session_id, d.payer.name, d.left) for d in debts.carried_debts(tonight)}
+    assert carried == {(played.pk, "小王", 5), (played.pk, "阿美", 3), (played.pk, "老张", 5)}
+    assert debts.session_debts(tonight) == ()
+    # a carried debt is paid toward the session it comes from
+    mark(owner, played, "老张", "小李", 5)
+    assert {d.payer.name for d in debts.carried_debts(tonight)} == {"小王", "阿美"}
+
+
+def test_a_correction_after_payments_shows_the_difference_to_return(owner, played):
+    mark(owner, played, "小王", "小李", 5)
+    assert not debts.corrected_after_marks(played)
+    round_ = played.rounds.get()
+    services.round_correct(actor=owner, round_=round_, body=ONE_FAN_SELF_DRAW)
+    assert debts.corrected_after_marks(played)
+    # 1 fan self-drawn: each pays 2; 小王 paid 5, so 小李 has 3 to give back
+    assert accounts(played) == {
+        ("小王", "小李", 2, 5, -3),
+        ("阿美", "小李", 2, 0, 2),
+        ("老张", "小李", 2, 0, 2),
+    }
+    # the return is a mark read the other way, at most the surplus
+    with pytest.raises(LedgerError) as refused:
+        mark(owner, played, "小李", "小王", 4)
+    assert refused.value.field == "amount"
+    mark(owner, played, "小李", "小王", 3)
+    assert ("小王", "小李", 2, 2, 0) in accounts(played)
+
+
+def test_a_void_leaves_the_payments_to_be_returned(owner, played):
+    mark(owner, played, "小王", "小李", 5)
+    services.round_void(actor=owner, round_=played.rounds.get())
+    assert accounts(played) == {("小王", "小李", 0, 5, -5)}
+    owed = debts.group_still_owed(played.group)
+    assert [(o.payer.name, o.payee.name, o.amount) for o in owed] == [("小李", "小王", 5)]
+
+
+@pytest.mark.parametrize(
+    ("payer", "payee", "amount", "field"),
+    [
+        pytest.param("小王", "小李", 6, "amount", id="more-than-left"),
+        pytest.param("小王", "小李", 0, "amount", id="nothing"),
+        pytest.param("小王", "小李", "5", "amount", id="not-a-number"),
+        pytest.param("小王", "小李", True, "amount", id="a-boolean"),
+        pytest.param("小李", "小王", 1, "to_player", id="the-wrong-way"),
+        pytest.param("小王", "阿美", 1, "to_player", id="a-pair-asked-nothing"),
+    ],
+)
+def test_a_mark_beyond_what_is_owed_is_refused_and_stores_nothing(owner, played, payer, payee, amount, field):
+    with pytest.raises(LedgerError) as refused:
+        mark(owner, played, payer, payee, amount)
+    assert refused.value.field == field
+    assert not PaymentMark.objects.exists()
+
+
+def test_a_viewer_cannot_mark_even_their_own_debt(played, member_factory):
+    viewer = member_factory("wang", Role.VIEWER)
+    Player.objects.filter(group=played.group, name="小王").update(user=viewer)
+    with pytest.raises(Forbidden):
+        mark(viewer, played, "小王", "小李", 5)
+
+
+def test_a_scorekeeper_marks_their_own_or_for_a_player_without_an_account(played, member_factory):
+    keeper = member_factory("li", Role.SCOREKEEPER)
+    other = member_factory("mei", Role.SCOREKEEPER)
+    Player.objects.filter(group=played.group, name="小李").update(user=keeper)
+    Player.objects.filter(group=played.group, name="阿美").update(user=other)
+    mark(keeper, played, "阿美", "小李", 1)  # the payee
+    mark(other, played, "小王", "小李", 1)  # 小王 has no account: marked for him
+    with pytest.raises(Forbidden):  # 阿美 and 小李 both have accounts, neither is the actor
+        services.payment_mark(
+            actor=member_factory("zhang", Role.SCOREKEEPER),
+            session=played,
+            payer_id=by_name(played.group)["阿美"].pk,
+            payee_id=by_name(played.group)["小李"].pk,
+            amount=1,
+        )
+    assert PaymentMark.objects.count() == 2
+
+
+def test_only_its_maker_undoes_a_mark_once_by_a_reversal(owner, played, member_factory):
+    first = mark(owner, played, "小王", "小李", 5)
+    keeper = member_factory("li", Role.SCOREKEEPER)
+    with pytest.raises(Forbidden):
+        services.payment_undo(actor=keeper, mark=first)
+    reversal = services.payment_undo(actor=owner, mark=first)
+    assert (reversal.amount, reversal.reverses_id) == (-5, first.pk)
+    assert ("小王", "小李", 5, 0, 5) in accounts(played)
+    with pytest.raises(LedgerRefusal):
+        services.payment_undo(actor=owner, mark=first)
+    with pytest.raises(LedgerError):
+        services.payment_undo(actor=owner, mark=reversal)
+    assert PaymentMark.objects.count() == 2  # nothing was changed or removed: two rows appended
+
+
+def test_a_group_with_many_sessions_reads_its_debts_in_a_few_queries(owner, played):
+    players = by_name(played.group)
+    ids = [players[n].pk for n in ("小王", "小李", "阿美", "老张")]
+    for number in range(5):
+        later = services.session_start(actor=owner, group=played.group, name=f"场{number}", player_ids=ids)
+        services.round_record(actor=owner, session=later, body=SELF_DRAW_B)
+    with CaptureQueriesContext(connection) as queries:
+        owed = debts.group_still_owed(played.group)
+    assert {(o.payer.name, o.payee.name, o.amount) for o in owed} == {
+        ("小王", "小李", 30),
+        ("阿美", "小李", 30),
+        ("老张", "小李", 30),
+    }
+    assert len(queries) <= 7
