@@ -23,10 +23,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Max, Min, QuerySet
+from django.shortcuts import get_object_or_404
 
 from .models import Group, PaymentMark, RoundVersion, Session
-from .selectors import SessionTotals, money_settle_up, sessions_totals
+from .selectors import SessionTotals, money_settle_up, sessions_for, sessions_totals
 
 POINTS, COINS = "points", "coins"
 
@@ -183,3 +185,9 @@ def session_marks(session: Session) -> QuerySet[PaymentMark]:
         .select_related("payer", "payee", "reversed_by")
         .order_by("-id")
     )
+
+
+def payment_mark_get(*, user: AbstractBaseUser, mark_id: int) -> PaymentMark:
+    """A mark of one of ``user``'s groups (404 for any other)."""
+    marks = PaymentMark.objects.filter(session__in=sessions_for(user)).select_related("session__group")
+    return get_object_or_404(marks, pk=mark_id)

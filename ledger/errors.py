@@ -258,6 +258,13 @@ class RoundVoidedError(LedgerRefusal):
         super().__init__("round_voided", "round")
 
 
+class PaymentUndoneError(LedgerRefusal):
+    """A payment mark is undone once; a second undo finds its reversal already written."""
+
+    def __init__(self) -> None:
+        super().__init__("payment_already_undone", "mark")
+
+
 class StaleRoundError(LedgerRefusal):
     """A correction made on a version of the round that is no longer its current one."""
 

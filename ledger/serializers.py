@@ -336,6 +336,75 @@ class SettleUpSerializer(serializers.Serializer[Any]):
     payments = SettleUpPaymentSerializer(many=True)
 
 
+# --- debts: what each settle-up asked, what was marked paid, what is still owed (ledger/debts.py) -------
+
+UNIT_HELP = '"points", or "coins" for a session that plays for coins (its coins\' settle-up).'
+
+
+class PairFieldsSerializer(serializers.Serializer[Any]):
+    """A pair of players read from the one who pays (``from_player``, a player id, not a seat)."""
+
+    from_player = serializers.IntegerField(source="payer.player_id")
+    from_name = serializers.CharField(source="payer.name")
+    to_player = serializers.IntegerField(source="payee.player_id")
+    to_name = serializers.CharField(source="payee.name")
+    unit = serializers.CharField(help_text=UNIT_HELP)
+
+
+class PairDebtSerializer(PairFieldsSerializer):
+    session = serializers.IntegerField(source="session_id")
+    asked = serializers.IntegerField(help_text="What the session's settle-up asks from_player to pay now.")
+    paid = serializers.IntegerField(help_text="What marks say from_player has paid to_player (net).")
+    left = serializers.IntegerField(
+        help_text="asked - paid; negative after a correction: to_player has that much to return."
+    )
+
+
+class OwingSerializer(PairFieldsSerializer):
+    amount = serializers.IntegerField(help_text="Still owed, netted over every session (always > 0).")
+
+
+class PaymentMarkSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    session = serializers.IntegerField(source="session_id")
+    from_player = serializers.IntegerField(source="payer_id")
+    from_name = serializers.CharField(source="payer.name")
+    to_player = serializers.IntegerField(source="payee_id")
+    to_name = serializers.CharField(source="payee.name")
+    amount = serializers.IntegerField(help_text="Paid; negative for the reversal that undoes a mark.")
+    marked_by = serializers.CharField(source="marked_by_name")
+    created = serializers.DateTimeField()
+    reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
+    undone = serializers.SerializerMethodField()
+
+    def get_undone(self, mark: Any) -> bool:
+        return hasattr(mark, "reversed_by")
+
+
+class PaymentMarkCreateSerializer(serializers.Serializer[Any]):
+    """The body of ``POST sessions/{id}/payments/`` (checked by ``services.payment_mark``)."""
+
+    from_player = serializers.IntegerField(help_text="The player who paid (a player id).")
+    to_player = serializers.IntegerField(help_text="The player paid.")
+    amount = serializers.IntegerField(help_text="1 to what is left between the two in that direction.")
+
+
+class SessionDebtsSerializer(serializers.Serializer[Any]):
+    session = serializers.IntegerField()
+    unit = serializers.CharField(help_text=UNIT_HELP)
+    pairs = PairDebtSerializer(many=True, help_text="Each pair's account in this session.")
+    carried = PairDebtSerializer(many=True, help_text="What the group's other sessions leave unpaid.")
+    corrected_after_marks = serializers.BooleanField(
+        help_text="A hand was corrected or voided after the first payment was marked."
+    )
+    marks = PaymentMarkSerializer(many=True, help_text="Every mark and reversal, newest first.")
+
+
+class GroupDebtsSerializer(serializers.Serializer[Any]):
+    group = serializers.IntegerField()
+    owed = OwingSerializer(many=True, help_text="Who still owes whom, across every session of the group.")
+
+
 class StandingSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()

@@ -22,6 +22,7 @@ from .common import (
     Pagination,
 )
 from .csv_export import CsvRenderer, ExportView, export_lines, export_rows, neutralise
+from .debts import GroupDebtsView, PaymentMarkView, PaymentUndoView, SessionDebtsView
 from .groups import (
     GroupDetailView,
     GroupListView,
@@ -99,6 +100,7 @@ __all__ = [
     "AccountCreateView",
     "CsvRenderer",
     "ExportView",
+    "GroupDebtsView",
     "GroupDetailView",
     "GroupExportView",
     "GroupImportThrottle",
@@ -121,12 +123,15 @@ __all__ = [
     "MemberInviteThrottle",
     "MemberListView",
     "Pagination",
+    "PaymentMarkView",
+    "PaymentUndoView",
     "PlayerListView",
     "RoundCorrectView",
     "RoundDetailView",
     "RoundListView",
     "RoundVoidView",
     "SessionCloseView",
+    "SessionDebtsView",
     "SessionDetailView",
     "SessionListView",
     "SettleUpView",

@@ -14,9 +14,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from .. import debts
-from ..errors import Forbidden, LedgerError, LedgerRefusal
+from ..errors import Forbidden, LedgerError, PaymentUndoneError
 from ..models import WRITER_ROLES, PaymentMark, Player, Session
-from .checks import _is_whole, require_role
+from .checks import MAX_ID, _is_whole, require_role
 from .sessions import _locked
 
 
@@ -33,6 +33,9 @@ def payment_mark(
     3. the actor must be one of the two, or mark for one who has no account.
     """
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    for value, field in ((payer_id, "from_player"), (payee_id, "to_player")):
+        if not _is_whole(value, 1, MAX_ID):
+            raise LedgerError("not_a_player_id", field=field, value=value)
     locked = _locked(session)
     due = _due(locked, payer_id, payee_id)
     if not _is_whole(amount, 1, due.left):
@@ -74,7 +77,7 @@ def payment_undo(*, actor: AbstractBaseUser, mark: PaymentMark) -> PaymentMark:
     if mark.reverses_id is not None:
         raise LedgerError("payment_undo_a_reversal", field="mark")
     if PaymentMark.objects.filter(reverses=mark).exists():
-        raise LedgerRefusal("payment_already_undone", "mark")
+        raise PaymentUndoneError
     return PaymentMark.objects.create(
         session=mark.session,
         payer=mark.payer,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, reverse
 
-from ledger import services
+from ledger import debts, services
 from ledger.urls import urlpatterns
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
 
@@ -26,12 +26,16 @@ SCOPED: dict[str, dict[str, str]] = {
     "session-list": {"group_id": "group"},
     "group-standings": {"group_id": "group"},
     "group-statistics": {"group_id": "group"},
+    "group-debts": {"group_id": "group"},
     "session-detail": {"session_id": "session"},
     "session-close": {"session_id": "session"},
     "round-list": {"session_id": "session"},
     "session-ledger": {"session_id": "session"},
     "session-totals": {"session_id": "session"},
     "session-settle-up": {"session_id": "session"},
+    "session-debts": {"session_id": "session"},
+    "session-payments": {"session_id": "session"},
+    "payment-undo": {"mark_id": "mark"},
     "session-export": {"session_id": "session"},
     "session-hand": {"session_id": "session"},
     "session-hand-events": {"session_id": "session"},
@@ -72,12 +76,25 @@ def path_of(victim: dict[str, Any], name: str) -> dict[str, int]:
     return {arg: PLACES[what] if what in PLACES else victim[what].pk for arg, what in SCOPED[name].items()}
 
 
+def first_payment(owner: Any, session: Any) -> Any:
+    """The first transfer of ``session``'s settle-up marked paid in full."""
+    first = debts.session_debts(session)[0]
+    return services.payment_mark(
+        actor=owner,
+        session=session,
+        payer_id=first.payer.player_id,
+        payee_id=first.payee.player_id,
+        amount=first.left,
+    )
+
+
 @pytest.fixture
 def victim(owner: Any) -> dict[str, Any]:
     group, session = make_table(owner)
     round_, _ = services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
     make_user("friend")
     return {
+        "mark": first_payment(owner, session),
         "group": group,
         "session": session,
         "round": round_,
@@ -128,6 +145,7 @@ def test_the_victims_data_is_untouched_after_every_attempt(victim, intruder, own
     victim["session"].refresh_from_db()
     assert victim["session"].is_open
     assert victim["session"].rounds.count() == 1
+    assert victim["session"].payment_marks.count() == 1
     assert victim["group"].memberships.count() == 1
     victim["invite"].refresh_from_db()
     victim["invitation"].refresh_from_db()

@@ -9,7 +9,11 @@ from rest_framework.test import APIClient
 from ledger import services
 from ledger.models import Role
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_user
-from tests.ledger.test_idor import CASES, path_of  # the one table of every ledger route and method
+from tests.ledger.test_idor import (
+    CASES,
+    first_payment,
+    path_of,
+)  # the one table of every ledger route and method
 
 
 def url(name: str, **kwargs: Any) -> str:
@@ -23,7 +27,11 @@ def recorded(owner: Any, session: Any) -> Any:
 
 def writes(session: Any, round_: Any, membership: Any) -> list[tuple[str, str, Any]]:
     group_id = session.group_id
+    mark = first_payment(membership.user, session)
+    payment = {"from_player": mark.payer_id, "to_player": mark.payee_id, "amount": 1}
     return [
+        ("post", url("session-payments", session_id=session.pk), payment),
+        ("post", url("payment-undo", mark_id=mark.pk), None),
         ("post", url("player-list", group_id=group_id), {"name": "新人"}),
         ("post", url("session-list", group_id=group_id), {"name": "x", "players": [1, 2, 3, 4]}),
         ("post", url("round-list", session_id=session.pk), SELF_DRAW_B),
@@ -49,6 +57,8 @@ def reads(session: Any, round_: Any) -> list[str]:
         url("session-ledger", session_id=session.pk),
         url("session-totals", session_id=session.pk),
         url("session-settle-up", session_id=session.pk),
+        url("session-debts", session_id=session.pk),
+        url("group-debts", group_id=session.group_id),
         url("session-export", session_id=session.pk),
         url("round-detail", round_id=round_.pk),
     ]
@@ -110,6 +120,7 @@ def test_the_last_owner_cannot_step_down(api, group, owner):
 
 def test_anonymous_requests_are_refused_everywhere_but_sign_up_and_token(session, recorded, owner):
     objects = {
+        "mark": first_payment(owner, session),
         "group": session.group,
         "session": session,
         "round": recorded,

@@ -35,6 +35,7 @@ def test_each_kind_of_refusal_has_its_status():
         errors.SessionClosedError(): 409,
         errors.RoundVoidedError(): 409,
         errors.StaleRoundError(): 409,
+        errors.PaymentUndoneError(): 409,
         errors.IdempotencyKeyReusedError(): 422,
         errors.InvitationAnsweredError(): 409,
         errors.InviteUnusableError("expired"): 410,
