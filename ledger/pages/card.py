@@ -34,6 +34,7 @@ from calculator.engine import OPTIONS, PRESET_RULES, OptionKind, Preset, rules_f
 from settlement.engine import DrawStatus, EventKind, settle_up
 from web.entry.events import notes_of, table_rules, win_situation
 from web.entry.explain import event_title, score_text
+from web.htmx import SignedInRequest
 from web.language import page_language
 from web.notation import Meld as NotationMeld
 from web.notation import read_hand, tile_names
@@ -42,7 +43,6 @@ from web.picture import render as render_picture
 
 from .. import selectors
 from ..models import Round, Session
-from ..requests import SignedInRequest
 from ..summary_links import session_by_summary_token, summary_link_revoke
 from .links import summary_url
 from .refusals import REFUSALS, refusal_message

@@ -10,10 +10,10 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
+from web.htmx import SignedInRequest
 from web.language import page_language
 
 from .. import selectors
-from ..requests import SignedInRequest
 from .links import session_url
 from .trends import big_hand, running_totals, trend_chart
 

@@ -21,10 +21,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from web.entry.evening import EveningStore
+from web.htmx import SignedInRequest
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
-from ..requests import SignedInRequest
 from .links import session_url
 from .refusals import REFUSALS, refusal_message
 

@@ -23,11 +23,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18 digits, never an overflow)
+from web.htmx import SignedInRequest
 
 from .. import selectors, services, statistics
 from ..errors import Forbidden
 from ..models import WRITER_ROLES, Group, Role
-from ..requests import SignedInRequest
 from .invites import link_rows
 from .links import group_url
 from .refusals import REFUSALS, refusal_message

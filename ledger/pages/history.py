@@ -33,13 +33,12 @@ from web.entry.events import table_rules
 from web.entry.explain import EventView, event_title, event_views
 from web.entry.page import Board, entry_response
 from web.entry.store import Change, Hand, StaleHand, Written, kept_open
-from web.htmx import HtmxHttpRequest
+from web.htmx import HtmxHttpRequest, SignedInRequest
 from web.language import page_language
 
 from .. import selectors, services
 from ..errors import StaleRoundError
 from ..models import WRITER_ROLES, Round, RoundVersion, Session, VersionKind
-from ..requests import SignedInRequest
 from .links import hand_url, session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
 

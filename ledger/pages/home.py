@@ -16,10 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from calculator.engine import EngineError
+from web.htmx import SignedInRequest
 
 from .. import selectors, services
 from ..models import SessionStatus
-from ..requests import SignedInRequest
 from .refusals import refusal_message
 
 

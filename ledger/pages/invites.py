@@ -28,12 +28,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
-from web.htmx import HtmxHttpRequest
+from web.htmx import HtmxHttpRequest, SignedInRequest
 
 from .. import selectors, services
 from ..invite_links import invite_url, qr_svg
 from ..models import WRITER_ROLES, Membership, Role, Session, SessionInvite
-from ..requests import SignedInRequest
 from .links import group_url
 from .live import watch_page, watch_parts
 from .refusals import REFUSALS, refusal_message

@@ -26,10 +26,10 @@ from rest_framework.exceptions import ParseError
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
 from api.parsers import MAX_DEPTH, read_json
+from web.htmx import SignedInRequest
 
 from .. import group_file, selectors
 from ..api import GroupImportThrottle
-from ..requests import SignedInRequest
 from .links import group_url
 from .refusals import REFUSALS, refusal_message
 

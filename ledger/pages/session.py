@@ -33,13 +33,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from settlement.engine import HandDraft, RoundResult
 from web.entry.page import Board, entry_context, entry_response, settled
 from web.entry.store import Change, Hand, StaleHand, StoreRefusal, Written
-from web.htmx import HtmxHttpRequest
+from web.htmx import HtmxHttpRequest, SignedInRequest
 from web.language import page_language
 
 from .. import selectors, services
 from ..errors import Forbidden, HandRefusedError, LedgerRefusal, StaleHandError
 from ..models import WRITER_ROLES, HandInProgress, Round, Session
-from ..requests import SignedInRequest
 from .live import POLL_SECONDS, REVISION_HEADER, live_pass, pass_holder
 from .refusals import refusal_message
 

@@ -22,9 +22,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from web.htmx import SignedInRequest
+
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
-from ..requests import SignedInRequest
 from .links import group_stats_url, session_url, summary_url
 from .refusals import REFUSALS, refusal_message
 

@@ -45,13 +45,13 @@ from calculator.engine import (
     Preset,
     Rules,
 )
+from web.htmx import SignedInRequest
 from web.language import page_language
 from web.rules_form import PRESET_LABELS
 
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
 from ..names import InvisibleCharacter, normal_name
-from ..requests import SignedInRequest
 from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, ledger_words, refusal_message

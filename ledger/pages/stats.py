@@ -25,12 +25,12 @@ from django.views.decorators.http import require_http_methods
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
 from web.charts import line_chart
+from web.htmx import SignedInRequest
 from web.language import page_language
 
 from .. import periods, selectors, statistics
 from ..errors import LedgerError
 from ..models import Group
-from ..requests import SignedInRequest
 from ..statistics import BiggestHand, PlayerRecord, SessionStanding
 from .links import group_url, hand_url
 from .trends import BigHand, big_hand

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_safe
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
 from calculator.engine import OPTIONS, EngineError, Preset, Rules
 from web.entry.explain import event_views
+from web.htmx import SignedInRequest
 from web.language import page_language
 from web.rules_form import PRESET_LABELS
 from web.whatif import PlayedHand, WhatIf, what_if
@@ -33,7 +34,6 @@ from web.whatif import PlayedHand, WhatIf, what_if
 from .. import selectors
 from ..models import Group, Session
 from ..periods import next_month, within_days
-from ..requests import SignedInRequest
 from .words import option_label, value_words
 
 OPTION = {option.key: option for option in OPTIONS}
