@@ -5,6 +5,7 @@ finished hand back."""
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
@@ -80,24 +81,69 @@ def test_the_live_poll_stays_one_query(phone):
     assert answer.status_code == 204 and len(queries) == 1
 
 
-def test_the_robbed_kong_is_replaced_in_one_write_so_no_poll_sees_it_standing(phone, monkeypatch):
-    """Before, the page undid the 弯杠 and then recorded the win: two writes, and a poll between them saw
-    the kong still standing (undone) or, the other way round, both. Every write is now watched, and the
-    hand read between any two of them."""
-    phone.record(**ADDED_KONG)
-    seen_between: list[list[dict]] = []
-    write = services.hand_write
+class Watcher:
+    """A second phone of the table polling the live endpoint from its own thread (its own connection, as
+    another process would), from the revision the first phone showed before the tap: what it would see."""
 
-    def watched(**arguments):
-        seen_between.append(list(HandInProgress.objects.get(session=phone.session).events))
+    def __init__(self, phone: Phone, revision: int):
+        self.client = Phone(phone.session.group.memberships.get().user, phone.session).client
+        page = self.client.get(phone.url).content.decode()
+        self.url = re.search(r'hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+        self.url = re.sub(r"revision=\d+", f"revision={revision}", self.url)
+        self.headers = {
+            "HTTP_X_LIVE_PASS": re.search(r'"X-Live-Pass": "([^"]+)"', page).group(1),
+            "HTTP_HX_REQUEST": "true",
+        }
+        self.seen: list[str] = []
+
+    def poll(self) -> None:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            self.seen.append(pool.submit(self._poll).result(timeout=30))
+
+    def _poll(self) -> str:
+        try:
+            answer = self.client.get(self.url, **self.headers)
+        finally:
+            connection.close()
+        if answer.status_code == 204:
+            return "kong standing"  # the revision it showed: the 弯杠 alone, as before the tap
+        events = text_of(answer).split("本手", 1)[-1]
+        return {(True, False): "kong standing", (False, True): "won"}.get(
+            ("弯杠" in events, "抢杠" in events), f"between: {events[:200]}"
+        )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_poll_ever_sees_the_robbed_kong_between_the_two_halves_of_the_old_path(monkeypatch):
+    """Before, the page undid the 弯杠 and then recorded the robbing win: two writes, and a poll between
+    them saw the kong undone with no win, or the other way round both. The tap is one write now: a second
+    phone polls where the old path's two writes met (before each write, and inside the write once the hand
+    row is written but not yet committed) and after it; it finds the kong standing or the win, never
+    anything between."""
+    owner = make_user("owner")
+    _group, session = make_table(owner)
+    phone = Phone(owner, session)
+    phone.record(**ADDED_KONG)
+    watcher = Watcher(phone, phone.revision())
+    write, save = services.hand_write, HandInProgress.save
+    writes = []
+
+    def watched_write(**arguments):
+        writes.append(arguments["asked"])
+        watcher.poll()
         return write(**arguments)
 
-    monkeypatch.setattr(services, "hand_write", watched)
-    response = phone.record(**ROBS)
-    assert response.status_code == 200
-    assert len(seen_between) == 1, "one write"
-    events = HandInProgress.objects.get(session=phone.session).events
-    assert [event["type"] for event in events] == ["win"] and events[0]["robbing_kong"]
+    def watched_save(self, *args, **kwargs):
+        save(self, *args, **kwargs)
+        watcher.poll()
+
+    monkeypatch.setattr(services, "hand_write", watched_write)
+    monkeypatch.setattr(HandInProgress, "save", watched_save)
+    assert phone.record(**ROBS).status_code == 200
+    monkeypatch.undo()
+    watcher.poll()
+    assert [seen for seen in watcher.seen if seen not in ("kong standing", "won")] == []
+    assert watcher.seen == ["kong standing", "kong standing", "won"] and len(writes) == 1
 
 
 def test_undo_on_the_end_card_takes_the_finished_hand_back(phone):
