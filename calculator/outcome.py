@@ -32,7 +32,7 @@ from calculator.engine import (
     score_from_payload,
     waits_from_payload,
 )
-from web.names import in_language, is_chinese
+from web.names import composition_label, in_language, is_chinese
 from web.notation import ReadHand, read_hand, sorted_tiles, tile_names
 
 from .hand_input import HandInput
@@ -126,9 +126,7 @@ def present_score(
 
 def _composition(pattern_key: str, melds: tuple[str, ...], language: str) -> str:
     found = composition_of(pattern_key, melds)
-    if found is None:
-        return ""
-    return found.name if is_chinese(language) else f"{found.name_en} ({found.name})"
+    return composition_label(found, language) if found else ""
 
 
 def present_waits(result: Mapping[str, Any], language: str) -> dict[str, Any]:

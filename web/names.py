@@ -18,3 +18,8 @@ def in_language(item: Mapping[str, Any] | Any, language: str) -> str:
     """An engine name (pattern or extra, a dict or a row) in the page's language: 清一色 or "Full flush"."""
     get = item.get if isinstance(item, Mapping) else lambda key, default=None: getattr(item, key, default)
     return str(get("name") if is_chinese(language) else get("name_en", get("name")))
+
+
+def composition_label(composition: Any, language: str) -> str:
+    """十八罗汉, or "Eighteen arhats (十八罗汉)": an English page keeps the name the table says aloud."""
+    return composition.name if is_chinese(language) else f"{composition.name_en} ({composition.name})"

@@ -64,6 +64,7 @@ from .options import (
     ZimoBonus,
 )
 from .patterns import (
+    COMPOSITION_BY_KEY,
     COMPOSITIONS,
     HEAVENLY_PATTERNS,
     PATTERN_BY_KEY,
@@ -87,6 +88,7 @@ __all__ = [
     "BELOW_MIN_FAN",
     "CAP",
     "COMPOSITIONS",
+    "COMPOSITION_BY_KEY",
     "COPIES",
     "DISCARD",
     "HAND_TILES",

@@ -192,6 +192,7 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("jiang_jin_gou", "将金钩", "Golden hook of 2, 5 and 8", frozenset({"jiang_dui"}), 0),
     Composition("qing_jin_gou", "清金钩", "Full flush golden hook", frozenset({"qing_dui"}), 0),
 )
+COMPOSITION_BY_KEY: Mapping[str, Composition] = {composition.key: composition for composition in COMPOSITIONS}
 MELDS_OF_A_HOOK = 4
 
 

@@ -15,6 +15,7 @@ from calculator.engine import (
     MAX_PAYMENT_POINTS,
     EngineError,
     Rules,
+    composition_of,
     find_waits,
     multiplier_of,
     score_hand,
@@ -38,7 +39,13 @@ class WinScore(NamedTuple):
 
 
 def _win_score(
-    player: int, fan: int, points: int, capped: bool, source: str, hand: Mapping[str, Any]
+    player: int,
+    fan: int,
+    points: int,
+    capped: bool,
+    source: str,
+    hand: Mapping[str, Any],
+    composition: str | None = None,
 ) -> WinScore:
     pattern = hand.get("pattern") or {}
     explained = {
@@ -51,6 +58,9 @@ def _win_score(
         "gen": hand.get("gen"),
         "extras": hand.get("extras", []),
         "sets": hand.get("sets", []),
+        # The players' name of the hand's shape (十八罗汉, 清金钩 ...; RULES.md 3.1), for pages to show
+        # beside the breakdown; ``pattern`` stays the table's key.
+        "composition": composition,
         "points": points,
         "capped": capped,
         "source": source,
@@ -102,7 +112,17 @@ def score_winner(
             reason_zh=result.reason_zh,
         )
     check_payment(result.points, f"{path}.hand", index)
-    return _win_score(winner.player, result.fan, result.points, result.capped, "hand", result.to_dict())
+    assert result.pattern is not None  # noqa: S101 - a win has its pattern
+    shape = composition_of(result.pattern.key, [meld["kind"] for meld in winner.hand.melds])
+    return _win_score(
+        winner.player,
+        result.fan,
+        result.points,
+        result.capped,
+        "hand",
+        result.to_dict(),
+        shape.key if shape else None,
+    )
 
 
 def _check_min_fan(player: int, fan: int, rules: Rules, path: str, index: int) -> None:

@@ -14,9 +14,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from calculator.engine import PATTERN_BY_KEY, Rules
+from calculator.engine import COMPOSITION_BY_KEY, PATTERN_BY_KEY, Rules, composition_of
 from settlement.engine import DrawStatus, DrawSummary, EscapeSummary, EventKind, KongKind, Reason, RoundResult
-from web.names import in_language
+from web.names import composition_label, in_language
 
 from .events import TILES_LEFT_NOT_COUNTED, QuickEntry, notes_of, win_situation
 
@@ -137,19 +137,31 @@ def hand_parts(score: Mapping[str, Any], language: str) -> list[str]:
 
 
 def score_text(
-    score: Mapping[str, Any], entry: QuickEntry | None, situation: int, rules: Rules, language: str
+    score: Mapping[str, Any],
+    entry: QuickEntry | None,
+    situation: int,
+    rules: Rules,
+    language: str,
+    kongs: int = 0,
 ) -> str:
     """``清一色 3 + 1根 = 4番 ×8``: a winner's fan as reached, from the tiles or the quick picker (or only
-    ``2番 ×2`` for a win entered by its fan through the API)."""
+    ``2番 ×2`` for a win entered by its fan through the API), then the players' name of its shape
+    (``· 十八罗汉``) when it has one; ``kongs``: the winner's kongs standing in the hand."""
+    shape = None
     if score.get("source") == "hand" and score.get("pattern"):
         parts = hand_parts(score, language)
+        shape = COMPOSITION_BY_KEY.get(score.get("composition") or "")
     elif entry is not None:
         parts = quick_parts(entry, rules, situation, language)
+        # A quick entry names no melds, but the hand's kong events are his melds: four of them make the
+        # shape of 十八罗汉 (the golden hooks need his pungs, which only a tile entry gives).
+        shape = composition_of(entry.scored(rules, situation)[0].key, ("kong",) * kongs)
     else:
         parts = []
     total = _("%(fan)s fan ×%(multiplier)s") % {"fan": score["fan"], "multiplier": score["multiplier"]}
     capped = " " + _("(capped)") if score.get("capped") else ""
-    return f"{' + '.join(parts) + ' = ' if parts else ''}{total}{capped}"
+    named = f" · {composition_label(shape, language)}" if shape else ""
+    return f"{' + '.join(parts) + ' = ' if parts else ''}{total}{capped}{named}"
 
 
 def score_line(
@@ -159,12 +171,13 @@ def score_line(
     rules: Rules,
     names: Sequence[str],
     language: str,
+    kongs: int = 0,
 ) -> str:
     """``南 清一色 3 + 1根 = 4番 ×8``: one winner's line of an event."""
     player = names[score["player"]]
     if not score.get("won", True):
         return _("%(player)s: claim not counted (截胡)") % {"player": player}
-    return f"{player} {score_text(score, entry, situation, rules, language)}"
+    return f"{player} {score_text(score, entry, situation, rules, language, kongs)}"
 
 
 def draw_lines(
@@ -227,13 +240,18 @@ def event_views(
     result: Mapping[str, Any], notes: Sequence[str], names: Sequence[str], rules: Rules, language: str
 ) -> tuple[EventView, ...]:
     views = []
+    kongs = [0] * len(names)  # each seat's kongs standing so far: a quick entry's melds
     for summary in result["events"]:
         index = summary["index"]
+        if summary["type"] == "kong":
+            kongs[summary["player"]] += 1  # a robbed 弯杠 is void, never recorded (RULES.md 4.5)
         transfers = [transfer for transfer in result["transfers"] if transfer["event"] == index]
         entries = notes_of(notes[index] if index < len(notes) else "")
         situation = win_situation(summary)
         scores = tuple(
-            score_line(score, entries.get(score["player"]), situation, rules, names, language)
+            score_line(
+                score, entries.get(score["player"]), situation, rules, names, language, kongs[score["player"]]
+            )
             for score in summary.get("scores", ())
         ) + (
             draw_lines(summary, entries, rules, names, language)
