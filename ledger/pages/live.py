@@ -81,12 +81,15 @@ def board_context(session: Session) -> dict[str, Any]:
     hand_net = list(preview.get("net") or [0] * SEATS)
     state = preview.get("state") or {}
     names = [seat.player_name for seat in totals.seats]
+    rules = table_rules(session.rules)
     seats = [
         {
             "name": seat.player_name,
             "points": seat.points + hand_net[seat.seat],
             "hand": hand_net[seat.seat],
             "won": seat.seat in state.get("winners", ()),
+            "wins": list(state.get("winners", ())).count(seat.seat),  # 血流成河: 胡×2
+            "plays_on": rules.winners_play_on,  # a winner's seat stays live, as on the entry
             "escaped": seat.seat in state.get("escaped", ()),
         }
         for seat in totals.seats
@@ -101,7 +104,7 @@ def board_context(session: Session) -> dict[str, Any]:
         "totals": totals,
         "seats": seats,
         "hand": hand,
-        "events": event_views(preview, notes, names, table_rules(session.rules), page_language()),
+        "events": event_views(preview, notes, names, rules, page_language()),
         "dealer_name": totals.seats[hand.dealer].player_name if totals.seats else "",
         "names": names,
         "rounds": newest_nets(hands),

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from ledger import selectors, services
 from ledger.models import Round, Session, SessionInvite
-from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B
+from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B, make_table
 
 
 @pytest.fixture
@@ -169,3 +169,21 @@ def test_an_expired_link_stops_the_board(client, link, session):
     SessionInvite.objects.filter(pk=link.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     response = poll(client, link, revision)
     assert response.status_code == 200 and "invite-gone" in response.content.decode()
+
+
+def test_under_xueliu_the_board_shows_each_win_on_the_winners_seat_and_keeps_it_live(client, owner):
+    """血流成河 (issue 17): 小李 wins twice in one hand; the viewer's board says 胡×2 on his seat, as members
+    see it, and does not grey his seat out (he plays on), on the page and in the poll's parts."""
+    _group, flowing = make_table(owner, rules={"preset": "chengdu", "mode": "xueliu"})
+    viewer = services.invite_create(actor=owner, session=flowing, role="viewer")
+    revision = selectors.session_hand_revision(flowing)
+    won = {"type": "win", "from": None, "winners": [{"player": 1, "fan": 1}]}
+    for step in range(2):
+        services.hand_event_add(actor=owner, session=flowing, event=won, revision=revision + step)
+    for html in (
+        client.get(f"/join/{viewer.token}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode(),
+        poll(client, viewer, revision).content.decode(),
+    ):
+        seats = html.split('id="live-seats"')[1].split("</ol>")[0]
+        assert seats.count("tag--won") == 1 and "胡×2" in seats
+        assert "seat--won" not in seats
