@@ -15,14 +15,11 @@ nothing (new players included).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -34,14 +31,8 @@ from django.views.decorators.http import require_http_methods
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
 from calculator.engine import (
-    CAP,
-    MAX_OPTION_VALUE,
-    MAX_PATTERN_FAN,
-    OPTIONS,
     PATTERNS,
     PRESET_RULES,
-    Option,
-    OptionKind,
     Preset,
     Rules,
 )
@@ -55,90 +46,17 @@ from ..names import InvisibleCharacter, normal_name
 from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
-from .words import fan_words, option_explanation, option_label, pattern_name, preset_summary, value_words
-
-# The choices offered for the kinds that take a number the table picks from a short list; a session
-# prefilled with another value gets it added (``_choices``).
-CAP_CHOICES = ("none", "2", "4", "8", "16", "32", "64", "128", "256")
-PENALTY_CHOICES = (CAP, "0", "1", "2", "4", "6", "8", "10", "12", "16", "20", "24", "32", "48", "64")
-# Options a table changes most often, shown first; the others follow under "more rules".
-COMMON_OPTIONS = ("base_points", "cap_multiplier", "zimo_bonus", "direct_kong", "mode", "dingque", "hai_di")
-
-
-@dataclass(frozen=True, slots=True)
-class Codec:
-    """How one kind of option travels through the form: a value as the posted string and back, and the
-    strings offered (None: a text box, checked by its form field)."""
-
-    to_raw: Callable[[Any], str]
-    from_raw: Callable[[str], Any]
-    choices: Callable[[Option], tuple[str, ...]] | None
-
-
-CODECS: Mapping[OptionKind, Codec] = {
-    OptionKind.ENUM: Codec(str, str, lambda option: option.choices),
-    OptionKind.BOOL: Codec(
-        lambda value: "on" if value else "off", lambda raw: raw == "on", lambda _o: ("on", "off")
-    ),
-    OptionKind.ZERO_OR_ONE: Codec(str, int, lambda _o: ("1", "0")),
-    OptionKind.CAP_MULTIPLIER: Codec(
-        lambda value: "none" if value is None else str(value),
-        lambda raw: None if raw == "none" else int(raw),
-        lambda _o: CAP_CHOICES,
-    ),
-    OptionKind.PENALTY: Codec(str, lambda raw: raw if raw == CAP else int(raw), lambda _o: PENALTY_CHOICES),
-    OptionKind.INT: Codec(str, int, None),
-    OptionKind.RATE: Codec(str, str, None),
-}
-
-
-def _below_one(value: Decimal | None) -> None:
-    if value is not None and value >= 1:
-        raise ValidationError(_("Less than 1, for example 0.1 for a tenth."))
-
-
-def _option_field(option: Option, preset_rules: Rules, language: str, initial: str | None) -> forms.Field:
-    """The form field of one option: a choice among its named values, or a number box."""
-    label = option_label(option, language)
-    preset_value = getattr(preset_rules, option.key)
-    # A select cannot wrap: its "as the preset" choice stays short and the preset's value is said beside it
-    # (OptionRow.preset); a number box's placeholder still names the value.
-    as_preset = _("As the preset: %(value)s") % {"value": value_words(option, preset_value, language)}
-    codec = CODECS[option.kind]
-    # a number the engine names value by value (起胡, 金钩钓's fan) is a choice among those names too
-    named = tuple(str(value.value) for value in option.value_labels)
-    offered_values = codec.choices(option) if codec.choices is not None else named
-    if offered_values:
-        offered = _choices(offered_values, initial)
-        return forms.TypedChoiceField(
-            label=label,
-            required=False,
-            choices=[("", _("As the preset"))]
-            + [(raw, value_words(option, codec.from_raw(raw), language)) for raw in offered],
-            coerce=codec.from_raw,
-            empty_value=None,
-        )
-    placeholder = {
-        "placeholder": as_preset,
-        "inputmode": "decimal" if option.kind is OptionKind.RATE else "numeric",
-    }
-    if option.kind is OptionKind.RATE:
-        return forms.DecimalField(
-            label=label,
-            required=False,
-            min_value=Decimal(0),
-            max_digits=6,
-            decimal_places=4,
-            validators=[_below_one],
-            widget=forms.TextInput(attrs=placeholder),
-        )
-    return forms.IntegerField(
-        label=label,
-        required=False,
-        min_value=option.minimum,
-        max_value=MAX_OPTION_VALUE,
-        widget=forms.TextInput(attrs=placeholder),
-    )
+from .rule_fields import (
+    CODECS,
+    COMMON_OPTIONS,
+    PATTERN_OPTION,
+    RULE_OPTIONS,
+    OptionRow,
+    changed_rules,
+    option_field,
+    pattern_field,
+)
+from .words import fan_words, option_explanation, option_label, preset_summary, value_words
 
 
 def _compared(name: str | None) -> str | None:
@@ -148,25 +66,6 @@ def _compared(name: str | None) -> str | None:
         return normal_name(name) if name else name
     except InvisibleCharacter:
         return name
-
-
-def _choices(offered: Sequence[str], initial: str | None) -> tuple[str, ...]:
-    return tuple(offered) if initial is None or initial in offered else (*offered, initial)
-
-
-def _pattern_field(pattern: Any, preset_rules: Rules, language: str) -> forms.Field:
-    as_preset = _("%(value)s (preset)") % {"value": fan_words(preset_rules.pattern_value(pattern.key))}
-    return forms.TypedChoiceField(
-        label=pattern_name(pattern, language),
-        required=False,
-        choices=[("", as_preset)] + [(str(fan), fan_words(fan)) for fan in range(1, MAX_PATTERN_FAN + 1)],
-        coerce=int,
-        empty_value=None,
-    )
-
-
-RULE_OPTIONS = tuple(option for option in OPTIONS if option.kind is not OptionKind.PATTERN_FAN)
-PATTERN_OPTION = next(option for option in OPTIONS if option.kind is OptionKind.PATTERN_FAN)
 
 
 class StartForm(forms.Form):
@@ -214,10 +113,21 @@ class StartForm(forms.Form):
         self.fields["dealer"].choices = [(str(seat), self._seat_name(seat)) for seat in range(SEATS)]  # type: ignore[attr-defined]
         self.fields["preset"].choices = [(preset.value, PRESET_LABELS[preset]) for preset in Preset]  # type: ignore[attr-defined]
         for option in RULE_OPTIONS:
-            initial = self.initial.get(f"rule_{option.key}")
-            self.fields[f"rule_{option.key}"] = _option_field(option, preset_rules, language, initial)
+            # A select cannot wrap: its "as the preset" choice stays short and the preset's value is said
+            # beside it (OptionRow.preset); a number box's placeholder still names the value.
+            preset_value = value_words(option, getattr(preset_rules, option.key), language)
+            self.fields[f"rule_{option.key}"] = option_field(
+                option,
+                language,
+                self.initial.get(f"rule_{option.key}"),
+                unchanged=_("As the preset"),
+                placeholder=_("As the preset: %(value)s") % {"value": preset_value},
+            )
         for pattern in PATTERNS:
-            self.fields[f"pattern_{pattern.key}"] = _pattern_field(pattern, preset_rules, language)
+            preset_fan = fan_words(preset_rules.pattern_value(pattern.key))
+            self.fields[f"pattern_{pattern.key}"] = pattern_field(
+                pattern, language, unchanged=_("%(value)s (preset)") % {"value": preset_fan}
+            )
 
     def _chosen_preset(self) -> Preset:
         """The preset as posted (when it is one) or as prefilled: "as the preset" names its values."""
@@ -247,19 +157,7 @@ class StartForm(forms.Form):
 
     def rules(self) -> dict[str, Any]:
         """The preset plus every option the table changed (an option left "as the preset" is not sent)."""
-        rules: dict[str, Any] = {"preset": self.cleaned_data["preset"]}
-        for option in RULE_OPTIONS:
-            value = self.cleaned_data.get(f"rule_{option.key}")
-            if value is not None:
-                rules[option.key] = str(value) if option.kind is OptionKind.RATE else value
-        fans = {
-            pattern.key: self.cleaned_data[f"pattern_{pattern.key}"]
-            for pattern in PATTERNS
-            if self.cleaned_data.get(f"pattern_{pattern.key}") is not None
-        }
-        if fans:
-            rules[PATTERN_OPTION.key] = fans
-        return rules
+        return {"preset": self.cleaned_data["preset"], **changed_rules(self.cleaned_data)}
 
     def coin_settings(self) -> dict[str, Any] | None:
         if not self.cleaned_data.get("coins"):
@@ -308,13 +206,6 @@ class StartForm(forms.Form):
     def preset_rows(self) -> list[tuple[Any, str]]:
         """Each preset's radio with its one-line description."""
         return [(choice, preset_summary(Preset(choice.data["value"]))) for choice in self["preset"]]
-
-
-@dataclass(frozen=True, slots=True)
-class OptionRow:
-    field: forms.BoundField
-    explanation: str
-    preset: str  # what "as the preset" means here, said beside the select rather than cut inside it
 
 
 def initial_from(last: Session | None) -> dict[str, Any]:

@@ -2,8 +2,10 @@
 options, read-only (``web.whatif`` replays; nothing is stored, nothing is written).
 
 - ``/sessions/<id>/what-if/`` from 结算, ``/groups/<id>/what-if/?month=2026-12`` from the group page;
-- the choices are a GET form (``preset``, ``zimo_bonus``, ``cap``), each "as played" by default, so a
-  link says which rules it asks about and Back works;
+- the choices are a GET form: a preset and every option of the engine's table with every pattern's fan
+  (``rule_fields``, the start form's fields), each "as played" when left empty, so a link says which rules
+  it asks about and Back works; a value the form or the engine refuses is said beside its field (400),
+  and nothing is replayed;
 - the answer: each player's net as played and under the other rules, the difference, the hands that moved
   most with each explained under the other rules (the history's own partial), and any hand the other
   rules refuse, with the engine's words.
@@ -15,6 +17,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -24,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
-from calculator.engine import OPTIONS, EngineError, Preset, Rules
+from calculator.engine import PATTERNS, EngineError, Preset, Rules, rules_from
 from web.entry.explain import event_views
 from web.htmx import SignedInRequest
 from web.language import page_language
@@ -34,58 +37,85 @@ from web.whatif import PlayedHand, WhatIf, what_if
 from .. import selectors
 from ..models import Group, Session
 from ..periods import next_month, within_days
-from .words import option_label, value_words
+from .rule_fields import (
+    COMMON_OPTIONS,
+    PATTERN_OPTION,
+    RULE_OPTIONS,
+    OptionRow,
+    changed_rules,
+    option_field,
+    pattern_field,
+)
+from .words import option_explanation, option_label, value_words
 
-OPTION = {option.key: option for option in OPTIONS}
-CAPS = (None, 4, 8, 16, 32, 64)  # 封顶: none, then the multipliers tables choose (4番封顶 is ×16)
-
-
-def _choices(language: str) -> dict[str, tuple[tuple[str, str], ...]]:
-    """Each choice of the form with its players' words; "" is "as played"."""
-    as_played = ("", _("As played"))
-    zimo = OPTION["zimo_bonus"]
-    return {
-        "preset": (as_played, *((preset.value, str(PRESET_LABELS[preset])) for preset in Preset)),
-        "zimo_bonus": (
-            as_played,
-            *(
-                (str(value.value), value.label_zh if language.startswith("zh") else value.label)
-                for value in zimo.value_labels
-            ),
-        ),
-        "cap": (
-            as_played,
-            *(
-                ("none" if cap is None else str(cap), value_words(OPTION["cap_multiplier"], cap, language))
-                for cap in CAPS
-            ),
-        ),
-    }
+# Links shared before every option was offered named two of them so; they still ask the same.
+LEGACY_NAMES = {"zimo_bonus": "rule_zimo_bonus", "cap": "rule_cap_multiplier"}
 
 
-def asked(data: Mapping[str, Any], language: str) -> dict[str, str]:
-    """The choices asked, each one of the form's or "" (anything else is read as "as played")."""
-    choices = _choices(language)
-    return {
-        name: value if value in dict(options) else ""
-        for name, options in choices.items()
-        for value in [str(data.get(name, ""))]
-    }
+class WhatIfForm(forms.Form):
+    """The rules asked about: a preset (or the rules as played) and any option or pattern fan changed;
+    every field empty is "as played". Field names are the start form's (``rule_<option>``,
+    ``pattern_<pattern>``), so a link says which rules it asks about."""
 
+    preset = forms.ChoiceField(required=False)
 
-def overrides(choice: Mapping[str, str]) -> dict[str, Any]:
-    changed: dict[str, Any] = {}
-    if choice["zimo_bonus"]:
-        changed["zimo_bonus"] = choice["zimo_bonus"]
-    if choice["cap"]:
-        changed["cap_multiplier"] = None if choice["cap"] == "none" else int(choice["cap"])
-    return changed
+    def __init__(self, data: Mapping[str, Any], *, played: Rules | None, language: str) -> None:
+        super().__init__({LEGACY_NAMES.get(name, name): value for name, value in data.items()})
+        self.language = language
+        self.played = played
+        self.fields["preset"].label = _("Preset")
+        self.fields["preset"].choices = [("", _("As played"))] + [
+            (preset.value, PRESET_LABELS[preset]) for preset in Preset
+        ]
+        placeholder = _("As played")
+        for option in RULE_OPTIONS:
+            self.fields[f"rule_{option.key}"] = option_field(
+                option, language, None, unchanged=_("As played"), placeholder=placeholder
+            )
+        for pattern in PATTERNS:
+            self.fields[f"pattern_{pattern.key}"] = pattern_field(pattern, language, unchanged=_("As played"))
 
+    def changed(self) -> dict[str, Any]:
+        return changed_rules(self.cleaned_data)
 
-def other_rules(played: Mapping[str, Any], choice: Mapping[str, str]) -> Rules:
-    """The rules asked about: the preset chosen (or the session's own rules), with the options changed."""
-    base = {"preset": choice["preset"]} if choice["preset"] else dict(played)
-    return Rules.from_dict({**base, **overrides(choice)})
+    def asked_anything(self) -> bool:
+        return self.is_valid() and bool(self.cleaned_data["preset"] or self.changed())
+
+    def other_rules(self, played: Mapping[str, Any]) -> Rules:
+        """The rules asked about: the preset chosen (or the session's own rules), with the options changed."""
+        preset = self.cleaned_data["preset"]
+        return Rules.from_dict({**({"preset": preset} if preset else dict(played)), **self.changed()})
+
+    # What the page shows -------------------------------------------------------------------------------
+
+    def _rows(self, *, common: bool) -> list[OptionRow]:
+        return [
+            OptionRow(
+                self[f"rule_{option.key}"], option_explanation(option, self.language), self._played(option)
+            )
+            for option in RULE_OPTIONS
+            if (option.key in COMMON_OPTIONS) == common
+        ]
+
+    def _played(self, option: Any) -> str:
+        """What "as played" is, for one session (a month's sessions may each have played another way)."""
+        if self.played is None:
+            return ""
+        return _("As played: %(value)s") % {
+            "value": value_words(option, getattr(self.played, option.key), self.language)
+        }
+
+    def common_options(self) -> list[OptionRow]:
+        return self._rows(common=True)
+
+    def other_options(self) -> list[OptionRow]:
+        return self._rows(common=False)
+
+    def pattern_rows(self) -> list[forms.BoundField]:
+        return [self[f"pattern_{pattern.key}"] for pattern in PATTERNS]
+
+    def pattern_label(self) -> str:
+        return option_label(PATTERN_OPTION, self.language)
 
 
 def played_hands(sessions: Any) -> list[PlayedHand]:
@@ -112,12 +142,12 @@ def played_hands(sessions: Any) -> list[PlayedHand]:
     return hands
 
 
-def _explained(answer: WhatIf, choice: Mapping[str, str], language: str) -> list[dict[str, Any]]:
+def _explained(answer: WhatIf, form: WhatIfForm, language: str) -> list[dict[str, Any]]:
     """The hands that moved most, each with its nets under both rules and its events under the other."""
     shown = []
     for replayed in answer.biggest:
         hand = replayed.hand
-        rules = other_rules(hand.played_rules, choice)
+        rules = form.other_rules(hand.played_rules)
         shown.append(
             {
                 "label": hand.label,
@@ -132,34 +162,39 @@ def _explained(answer: WhatIf, choice: Mapping[str, str], language: str) -> list
 
 
 def _answer(
-    request: HttpRequest, *, title: str, subtitle: str, sessions: Any, back: str, extra: Mapping[str, Any]
+    request: HttpRequest,
+    *,
+    title: str,
+    subtitle: str,
+    sessions: Any,
+    played: Rules | None,
+    back: str,
+    extra: Mapping[str, Any],
 ) -> HttpResponse:
     language = page_language()
-    choice = asked(request.GET, language)
+    form = WhatIfForm(request.GET, played=played, language=language)
     context: dict[str, Any] = {
         "title": title,
         "subtitle": subtitle,
         "back": back,
-        "choice": choice,
-        "choices": _choices(language),
-        "asked_anything": any(choice.values()),
-        "labels": option_words(language),
+        "form": form,
+        "asked_anything": form.asked_anything(),
         **extra,
     }
     if context["asked_anything"]:
         hands = played_hands(sessions)
         try:
-            answer = what_if(hands, lambda hand: other_rules(hand.played_rules, choice))
-        except EngineError as error:  # rules the engine refuses (none of the form's choices should)
+            answer = what_if(hands, lambda hand: form.other_rules(hand.played_rules))
+        except EngineError as error:  # rules the engine refuses as a whole (each field was checked)
             context["refusal"] = error.localized(language)
         else:
             context.update(
                 hands=len(hands),
                 players=answer.players,
-                explained=_explained(answer, choice, language),
+                explained=_explained(answer, form, language),
                 refused=[(replayed.hand.label, replayed.refusal) for replayed in answer.refused],
             )
-    return render(request, "ledger/whatif/whatif.html", context)
+    return render(request, "ledger/whatif/whatif.html", context, status=400 if form.errors else 200)
 
 
 @login_required
@@ -171,6 +206,7 @@ def session_what_if(request: SignedInRequest, session_id: int) -> HttpResponse:
         title=session.name,
         subtitle=session.group.name,
         sessions=Session.objects.filter(pk=session.pk),
+        played=rules_from(session.rules),
         back=reverse("session-settle", args=[session.pk]),
         extra={"action": reverse("session-what-if", args=[session.pk])},
     )
@@ -199,13 +235,10 @@ def group_what_if(request: SignedInRequest, group_id: int) -> HttpResponse:
         title=group.name,
         subtitle=first.strftime("%Y-%m"),
         sessions=sessions,
+        played=None,
         back=reverse("group-page", args=[group.pk]),
         extra={"action": reverse("group-what-if", args=[group.pk]), "month": first.strftime("%Y-%m")},
     )
-
-
-def option_words(language: str) -> dict[str, str]:
-    return {key: option_label(OPTION[key], language) for key in ("zimo_bonus", "cap_multiplier")}
 
 
 urlpatterns = [

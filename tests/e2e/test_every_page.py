@@ -338,7 +338,7 @@ PAGES = {
     "settle": Visit("owner", lambda t: reverse("session-settle", args=[t.session.pk])),
     "summary": Visit(None, lambda t: reverse("session-summary", args=[summary_token(t.session)])),
     "what-if": Visit(
-        "owner", lambda t: reverse("session-what-if", args=[t.session.pk]) + "?zimo_bonus=jia_fan"
+        "owner", lambda t: reverse("session-what-if", args=[t.session.pk]) + "?rule_zimo_bonus=jia_fan"
     ),
     "what-if-month": Visit("owner", lambda t: reverse("group-what-if", args=[t.group.pk]) + "?preset=casual"),
     "home": Visit("owner", lambda t: reverse("home")),

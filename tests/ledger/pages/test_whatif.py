@@ -10,13 +10,15 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from calculator.engine import OPTIONS, PATTERNS, OptionKind
 from ledger import demo, selectors, services
 from ledger.models import LedgerEntry, Role, RoundVersion, Session
 from settlement.engine import settle_round
 from tests.ledger.conftest import make_table, make_user
 from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
 
-JIA_FAN = {"zimo_bonus": "jia_fan"}
+JIA_FAN_RULES = {"zimo_bonus": "jia_fan"}
+JIA_FAN = {"rule_zimo_bonus": "jia_fan"}  # the form's field for it
 
 
 @pytest.fixture
@@ -42,16 +44,19 @@ def demo_rounds_as_played():
     return rounds
 
 
-def test_the_demo_evening_under_zimo_jia_fan_equals_settle_round_of_the_same_events(demo_session):
+def nets_replayed(rules):
+    """The demo evening's nets by seat under ``rules``: settle_round of its rounds as they stand."""
     expected = [0, 0, 0, 0]
     for body in demo_rounds_as_played():
         result = settle_round(
-            dealer=body["dealer"],
-            events=body["events"],
-            rules={"preset": "chengdu", **JIA_FAN},
-            void_suits=body.get("void_suits"),
+            dealer=body["dealer"], events=body["events"], rules=rules, void_suits=body.get("void_suits")
         )
         expected = [total + net for total, net in zip(expected, result.to_dict()["net"], strict=True)]
+    return expected
+
+
+def test_the_demo_evening_under_zimo_jia_fan_equals_settle_round_of_the_same_events(demo_session):
+    expected = nets_replayed({"preset": "chengdu", **JIA_FAN_RULES})
     page = what_if(logged_in(owner_of(demo_session)), demo_session, **JIA_FAN)
     assert page.status_code == 200
     nets = {player.name: player.other for player in page.context["players"]}
@@ -63,7 +68,7 @@ def test_the_demo_evening_under_zimo_jia_fan_equals_settle_round_of_the_same_eve
 
 def test_nothing_is_stored(demo_session):
     before = (LedgerEntry.objects.count(), RoundVersion.objects.count())
-    what_if(logged_in(owner_of(demo_session)), demo_session, preset="qq", cap="16")
+    what_if(logged_in(owner_of(demo_session)), demo_session, preset="qq", rule_cap_multiplier="16")
     assert (LedgerEntry.objects.count(), RoundVersion.objects.count()) == before
 
 
@@ -110,12 +115,66 @@ def test_a_month_adds_up_by_person_across_sessions(two_evenings, owner):
     assert sum(player.other for player in page.context["players"]) == 0
 
 
-def test_as_played_everywhere_replays_nothing_and_bad_choices_read_as_played(demo_session):
-    client = logged_in(owner_of(demo_session))
-    page = what_if(client, demo_session)
+def test_as_played_everywhere_replays_nothing(demo_session):
+    page = what_if(logged_in(owner_of(demo_session)), demo_session)
     assert page.context.get("players") is None and "按什么规则算" in visible_text(page)
-    page = what_if(client, demo_session, preset="nonsense", cap="7", zimo_bonus="x" * 5000)
-    assert page.status_code == 200 and page.context["choice"] == {"preset": "", "zimo_bonus": "", "cap": ""}
+
+
+REFUSED = (  # a value the form cannot take, and the field that says so
+    ({"preset": "nonsense"}, "preset"),
+    ({"rule_cap_multiplier": "7"}, "rule_cap_multiplier"),
+    ({"rule_zimo_bonus": "x" * 5000}, "rule_zimo_bonus"),
+    ({"rule_base_points": "abc"}, "rule_base_points"),
+    ({"rule_base_points": "0"}, "rule_base_points"),
+    ({"pattern_qing_yi_se": "99"}, "pattern_qing_yi_se"),
+    ({"cap": "7"}, "rule_cap_multiplier"),  # a link's old name is read, and checked, as the new
+)
+
+
+def test_a_value_it_cannot_take_is_said_beside_its_field_and_nothing_is_replayed(demo_session):
+    client = logged_in(owner_of(demo_session))
+    for choice, field in REFUSED:  # one demo evening for all (loading it is most of a test's time)
+        page = what_if(client, demo_session, **choice)
+        assert page.status_code == 400 and page.context.get("players") is None, choice
+        assert list(page.context["form"].errors) == [field], choice
+        assert 'class="field__error" role="alert"' in page.content.decode()
+
+
+def test_every_option_and_every_pattern_of_the_engine_is_offered(demo_session):
+    form = what_if(logged_in(owner_of(demo_session)), demo_session).context["form"]
+    options = {option.key for option in OPTIONS if option.kind is not OptionKind.PATTERN_FAN}
+    assert {name.removeprefix("rule_") for name in form.fields if name.startswith("rule_")} == options
+    assert {name.removeprefix("pattern_") for name in form.fields if name.startswith("pattern_")} == {
+        pattern.key for pattern in PATTERNS
+    }
+
+
+BEYOND_THE_FIRST_THREE = (  # the form's choice, and the rules settle_round is given for it
+    ({"rule_direct_kong": "jia_jia_you"}, {"direct_kong": "jia_jia_you"}),  # 家家有
+    ({"rule_base_points": "2"}, {"base_points": 2}),
+    ({"rule_hai_di": "off"}, {"hai_di": False}),
+    ({"pattern_qing_yi_se": "5"}, {"pattern_fan": {"qing_yi_se": 5}}),
+    (
+        {"preset": "qq", "rule_cap_multiplier": "16", "rule_gen_counts_kongs": "off"},
+        {"preset": "qq", "cap_multiplier": 16, "gen_counts_kongs": False},
+    ),
+)
+
+
+def test_an_option_beyond_the_first_three_replays_as_settle_round_does(demo_session):
+    client = logged_in(owner_of(demo_session))
+    for choice, rules in BEYOND_THE_FIRST_THREE:
+        page = what_if(client, demo_session, **choice)
+        assert page.status_code == 200, page.context["form"].errors
+        nets = {player.name: player.other for player in page.context["players"]}
+        assert [nets[name] for name in demo.PLAYERS] == nets_replayed({"preset": "chengdu", **rules}), choice
+
+
+def test_a_link_of_the_old_names_asks_the_same(demo_session):
+    client = logged_in(owner_of(demo_session))
+    old = what_if(client, demo_session, zimo_bonus="jia_fan", cap="16")
+    new = what_if(client, demo_session, rule_zimo_bonus="jia_fan", rule_cap_multiplier="16")
+    assert old.context["players"] == new.context["players"]
 
 
 def test_english_and_another_groups_session(demo_session):
@@ -130,9 +189,9 @@ def test_english_and_another_groups_session(demo_session):
 def test_the_settle_page_and_the_group_page_lead_to_it(demo_session):
     client = logged_in(owner_of(demo_session))
     settle = client.get(reverse("session-settle", args=[demo_session.pk])).content.decode()
-    assert f'href="{reverse("session-what-if", args=[demo_session.pk])}?zimo_bonus=jia_fan"' in settle
+    assert f'href="{reverse("session-what-if", args=[demo_session.pk])}?rule_zimo_bonus=jia_fan"' in settle
     group = client.get(reverse("group-page", args=[demo_session.group.pk])).content.decode()
-    assert f'href="{reverse("group-what-if", args=[demo_session.group.pk])}?zimo_bonus=jia_fan"' in group
+    assert f'href="{reverse("group-what-if", args=[demo_session.group.pk])}?rule_zimo_bonus=jia_fan"' in group
 
 
 def test_a_hundred_hands_replay_in_under_a_second_of_cpu(demo_session):
