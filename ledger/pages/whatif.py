@@ -57,16 +57,15 @@ class WhatIfForm(forms.Form):
     every field empty is "as played". Field names are the start form's (``rule_<option>``,
     ``pattern_<pattern>``), so a link says which rules it asks about."""
 
-    preset = forms.ChoiceField(required=False)
-
     def __init__(self, data: Mapping[str, Any], *, played: Rules | None, language: str) -> None:
         super().__init__({LEGACY_NAMES.get(name, name): value for name, value in data.items()})
         self.language = language
         self.played = played
-        self.fields["preset"].label = _("Preset")
-        self.fields["preset"].choices = [("", _("As played"))] + [
-            (preset.value, PRESET_LABELS[preset]) for preset in Preset
-        ]
+        self.fields["preset"] = forms.ChoiceField(
+            label=_("Preset"),
+            required=False,
+            choices=[("", _("As played")), *((preset.value, PRESET_LABELS[preset]) for preset in Preset)],
+        )
         placeholder = _("As played")
         for option in RULE_OPTIONS:
             self.fields[f"rule_{option.key}"] = option_field(
