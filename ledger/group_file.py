@@ -54,6 +54,7 @@ from .models import (
     SessionStatus,
     VersionKind,
 )
+from .names import baked_day_name
 
 FORMAT = "sczmj-group"
 VERSION = 1
@@ -539,6 +540,11 @@ def _restore_who_and_when(actor: User, replayed: _Replayed) -> None:
         Session.objects.filter(pk=session.pk).update(
             closed=_moment(data.get("closed"), f"{replayed.at}.closed")
         )
+    created = _moment(data.get("created"), f"{replayed.at}.created")
+    day = timezone.localtime(created).date()
     Session.objects.filter(pk=session.pk).update(
-        created=_moment(data.get("created"), f"{replayed.at}.created")
+        created=created,
+        day=day,
+        day_number=Session.objects.filter(group=session.group_id, day=day).exclude(pk=session.pk).count() + 1,
+        name="" if baked_day_name(session.name, day) else session.name,
     )

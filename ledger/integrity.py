@@ -179,7 +179,7 @@ class Finding:
     version: int | None = None
 
     def __str__(self) -> str:
-        where = f"group {self.session.group_id}, session {self.session.pk} ({self.session.name})"
+        where = f"group {self.session.group_id}, session {self.session.pk} ({self.session.title})"
         if self.position is not None:
             where += f", round #{self.position}"
         if self.version is not None:

@@ -15,8 +15,11 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from settlement.engine import SEATS as SEAT_ORDER
+
+from .names import session_title
 
 SEATS = len(SEAT_ORDER)  # a count here (constraints, ranges): the engine's four seats
 # An Idempotency-Key's characters at most: the column's width, which the API and a group file check first.
@@ -120,7 +123,11 @@ class Session(models.Model):
     """One sitting of four players: its rules (every value, fixed when it starts) and optional coins."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
-    name = models.CharField(max_length=100)
+    # The name its table gave it, as typed; blank: it is named by its day, in each reader's language
+    # (``title``, ledger/names.py), from the day it started and its place among the group's sessions that day.
+    name = models.CharField(max_length=100, blank=True)
+    day = models.DateField(default=timezone.localdate)
+    day_number = models.PositiveSmallIntegerField(default=1)
     # Every value of the rules (services.sessions._every_value), so a later change of a preset never
     # reaches an old session; rows stored before held only the overrides, which Rules.from_dict reads the
     # same way.
@@ -158,7 +165,16 @@ class Session(models.Model):
         )
 
     def __str__(self) -> str:
-        return self.name
+        return self.title
+
+    @property
+    def title(self) -> str:
+        return session_title(self.name, self.day, self.day_number)
+
+    @property
+    def named_by_day(self) -> bool:
+        """Its title is its day: whatever shows the title says no date beside it."""
+        return not self.name
 
     @property
     def is_open(self) -> bool:

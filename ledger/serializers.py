@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
@@ -146,7 +146,13 @@ class CoinsSetupSerializer(serializers.Serializer[Any]):
 
 
 class SessionCreateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=100)
+    name = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Left out or blank: the session is named by its day, in each reader's language.",
+    )
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=10**18),
         min_length=4,
@@ -166,12 +172,43 @@ class SeatSerializer(serializers.Serializer[Any]):
 
 
 class SessionSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(
+        source="title",
+        read_only=True,
+        help_text="As a reader sees it: given_name, or else its day in English (the API's language).",
+    )
+    name_zh = serializers.SerializerMethodField(help_text="The same in Chinese: given_name, or 12月2日.")
+    given_name = serializers.CharField(
+        source="name", read_only=True, help_text="The name as typed; blank when named by its day."
+    )
+    day = serializers.DateField(read_only=True, help_text="The day the session started.")
+    day_number = serializers.IntegerField(
+        read_only=True, help_text="Its place among the group's sessions that day, from 1."
+    )
     players = serializers.SerializerMethodField()
     coins = serializers.SerializerMethodField()
 
     class Meta:
         model = Session
-        fields = ("id", "group", "name", "players", "rules", "coins", "status", "created", "closed")
+        fields = (
+            "id",
+            "group",
+            "name",
+            "name_zh",
+            "given_name",
+            "day",
+            "day_number",
+            "players",
+            "rules",
+            "coins",
+            "status",
+            "created",
+            "closed",
+        )
+
+    def get_name_zh(self, session: Session) -> str:
+        with translation.override("zh-hans"):
+            return session.title
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_players(self, session: Session) -> list[dict[str, Any]]:

@@ -35,6 +35,7 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 from settlement.engine import Reason
 
 from .models import Group, LedgerEntry, Player, Round, Session, SessionSeat, WinRecord
+from .names import session_title
 from .selectors import WithPoints, win_points_taken
 
 if TYPE_CHECKING:
@@ -303,7 +304,7 @@ def _sessions(group: Group) -> list[_SessionRow]:
         Session.objects.filter(group=group, rounds__voided=False)
         .annotate(hands=Count("rounds", filter=Q(rounds__adjustment=False)))
         .order_by("created", "id")
-        .values("id", "name", "created", "hands")
+        .values("id", "name", "day", "day_number", "created", "hands")
     )
 
 
@@ -351,7 +352,12 @@ def _standings(
         totals = {player: totals[player] + played.get(player, 0) for player in player_ids}
         standings.append(
             SessionStanding(
-                session["id"], session["name"], session["created"], session["hands"], played, totals
+                session["id"],
+                session_title(session["name"], session["day"], session["day_number"]),
+                session["created"],
+                session["hands"],
+                played,
+                totals,
             )
         )
     return tuple(standings)

@@ -136,9 +136,11 @@ def win_highlight(
 
 
 def _header(session: Session, hands: int) -> tuple[str, str]:
-    day = formats.date_format(timezone.localtime(session.created), "DATE_FORMAT")
     count = ngettext("%(n)s hand", "%(n)s hands", hands) % {"n": hands}
-    return f"{session.group.name} · {session.name}", f"{day} · {count}"
+    title = f"{session.group.name} · {session.title}"
+    if session.named_by_day:
+        return title, count
+    return title, f"{formats.date_format(timezone.localtime(session.created), 'DATE_FORMAT')} · {count}"
 
 
 def _money(session: Session) -> dict[str, Any]:

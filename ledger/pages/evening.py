@@ -25,6 +25,7 @@ from web.htmx import SignedInRequest
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
+from ..names import session_title
 from .links import session_url
 from .refusals import REFUSALS, refusal_message
 
@@ -33,11 +34,13 @@ SAVED_KEY = "sczmj.evening.saved"  # the session the browser's last evening beca
 
 class EveningForm(forms.Form):
     group = forms.TypedChoiceField(label=_("Group"), coerce=int)
-    name = forms.CharField(label=_("Session name"), max_length=100)
+    name = forms.CharField(label=_("Session name"), max_length=100, required=False)
 
     def __init__(self, *args: Any, groups: list[tuple[int, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["group"].choices = groups  # type: ignore[attr-defined]  # fields types it Field; a ChoiceField
+        # Left blank, the session is named by its day in each reader's language (Session.title).
+        self.fields["name"].widget.attrs["placeholder"] = session_title("", timezone.localdate(), 1)
 
 
 def _writable_groups(request: SignedInRequest) -> list[tuple[int, str]]:
@@ -77,8 +80,7 @@ def evening_save(request: SignedInRequest) -> HttpResponse:
         # A second tap (or Back and again): the evening is already the session it became.
         return redirect(session_url(Session.objects.get(pk=saved)))
     groups = _writable_groups(request)
-    default_name = timezone.localdate().isoformat()
-    form = EveningForm(request.POST or None, groups=groups, initial={"name": default_name})
+    form = EveningForm(request.POST or None, groups=groups)
     error = ""
     if request.method == "POST" and form.is_valid():
         try:

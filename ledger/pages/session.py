@@ -195,7 +195,7 @@ def _page_context(request: SignedInRequest, session: Session) -> Callable[[Board
     def context(board: Board) -> dict[str, Any]:
         return {
             "session": session,
-            "entry_title": session.name,
+            "entry_title": session.title,
             "entry_links": _links(session) + ([] if read_only else _writer_links(session)),
             "read_only": read_only,
             "footer": footer,

@@ -86,9 +86,11 @@ def summary_text(
 ) -> str:
     """What the copy button puts on the clipboard: plain lines a group chat shows as they are. With coins
     the points are only the score and every transfer says it is in coins, so nobody pays the points."""
-    day = formats.date_format(timezone.localtime(session.created), "SHORT_DATE_FORMAT")
+    heading = [session.group.name, session.title]
+    if not session.named_by_day:
+        heading.append(formats.date_format(timezone.localtime(session.created), "SHORT_DATE_FORMAT"))
     lines = [
-        f"{session.group.name} · {session.name} · {day}",
+        " · ".join(heading),
         ngettext("%(n)s hand", "%(n)s hands", hands) % {"n": hands},
         "",
     ]

@@ -24,7 +24,6 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -42,7 +41,7 @@ from web.rules_form import PRESET_LABELS
 
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
-from ..names import InvisibleCharacter, normal_name
+from ..names import InvisibleCharacter, normal_name, session_title
 from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
 from .links import session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
@@ -73,7 +72,7 @@ class StartForm(forms.Form):
     ``seat_0`` .. ``seat_3``, ``dealer``, ``preset``, ``rule_<option>``, ``pattern_<pattern>``, ``name``,
     ``coins``, ``room_coefficient``, ``balance_0`` .. ``balance_3``."""
 
-    name = forms.CharField(label=gettext_lazy("Name of the session"), max_length=100)
+    name = forms.CharField(label=gettext_lazy("Name of the session"), max_length=100, required=False)
     dealer = forms.TypedChoiceField(
         label=gettext_lazy("Who deals first"), coerce=int, widget=forms.RadioSelect, choices=()
     )
@@ -94,6 +93,8 @@ class StartForm(forms.Form):
     def __init__(self, *args: Any, language: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.language = language
+        # Left blank, the session is named by its day in each reader's language (Session.title).
+        self.fields["name"].widget.attrs["placeholder"] = session_title("", timezone.localdate(), 1)
         preset_rules = PRESET_RULES[self._chosen_preset()]
         for seat in range(SEATS):
             self.fields[f"seat_{seat}"] = forms.CharField(
@@ -212,7 +213,6 @@ def initial_from(last: Session | None) -> dict[str, Any]:
     """Tonight's form as the group's last session left it: seating, rules that differ from their preset,
     coins. A group's first session starts from the default preset with empty seats."""
     initial: dict[str, Any] = {
-        "name": date_format(timezone.localdate(), "MONTH_DAY_FORMAT"),
         "dealer": "0",
         "preset": Preset.CHENGDU.value,
     }

@@ -127,7 +127,7 @@ def played_hands(sessions: Any) -> list[PlayedHand]:
         hands.append(
             PlayedHand(
                 key=(session.pk, version.round.position),
-                label=f"{session.name} · " + _("hand %(n)s") % {"n": version.round.position},
+                label=f"{session.title} · " + _("hand %(n)s") % {"n": version.round.position},
                 players=tuple(seat.player_id for seat in seated),
                 names=tuple(seat.player.name for seat in seated),
                 dealer=version.dealer,
@@ -202,7 +202,7 @@ def session_what_if(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
     return _answer(
         request,
-        title=session.name,
+        title=session.title,
         subtitle=session.group.name,
         sessions=Session.objects.filter(pk=session.pk),
         played=rules_from(session.rules),

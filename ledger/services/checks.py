@@ -88,6 +88,13 @@ def _note(value: object, field: str = "note") -> str | None:
     return value
 
 
+def _optional_text(value: object, field: str, max_length: int) -> str:
+    """``_required_text`` that may be left blank (``None`` or only white space): ``""``."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ""
+    return _required_text(value, field, max_length)
+
+
 def _required_text(value: object, field: str, max_length: int) -> str:
     """A name as the ledger keeps and compares it (``ledger.names``: NFKC, trimmed, nothing invisible)."""
     try:

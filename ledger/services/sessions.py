@@ -26,7 +26,7 @@ from ..models import (
     SessionSeat,
     SessionStatus,
 )
-from .checks import MAX_ID, _check_dealer, _is_whole, _required_text, require_role
+from .checks import MAX_ID, _check_dealer, _is_whole, _optional_text, _required_text, require_role
 from .groups import player_add
 
 MAX_COINS = 10**12
@@ -38,23 +38,29 @@ def session_start(
     *,
     actor: User,
     group: Group,
-    name: object,
+    name: object = "",
     player_ids: Sequence[int],
     rules: Mapping[str, Any] | None = None,
     coins: Mapping[str, Any] | None = None,
     dealer: object = 0,
 ) -> Session:
     """A new open session: four of the group's players in seat order, the rules, optional coins, and its
-    first hand in progress with ``dealer`` (a seat) dealing."""
+    first hand in progress with ``dealer`` (a seat) dealing. A blank ``name`` names it by its day
+    (``Session.title``)."""
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
     seat = _check_dealer(dealer)
     bounds.check_group(group)
     players = _seat_players(group, player_ids)
     full_rules = _every_value(Rules.from_dict(rules))
     room_coefficient, balances = _parse_coins(coins)
+    given_name = _optional_text(name, "name", 100)
+    day = timezone.localdate()
+    Group.objects.select_for_update().filter(pk=group.pk).first()  # one day number per session
     session = Session.objects.create(
         group=group,
-        name=_required_text(name, "name", 100),
+        name=given_name,
+        day=day,
+        day_number=Session.objects.filter(group=group, day=day).count() + 1,
         rules=full_rules,
         coins_enabled=coins is not None,
         room_coefficient=room_coefficient,
@@ -72,7 +78,7 @@ def session_start_by_names(
     *,
     actor: User,
     group: Group,
-    name: str,
+    name: str = "",
     player_names: Sequence[str],
     rules: Mapping[str, Any] | None = None,
     coins: Mapping[str, Any] | None = None,

@@ -153,7 +153,7 @@ BAD = [
         "0",
         id="negative-coins",
     ),
-    pytest.param({"name": ""}, "name", "必填", "required", id="no-session-name"),
+    pytest.param({"name": "周" * 101}, "name", "100", "100", id="session-name-too-long"),
 ]
 
 
