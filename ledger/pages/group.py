@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18 digits, never an overflow)
 from web.htmx import SignedInRequest
 
-from .. import selectors, services, statistics
+from .. import debts, selectors, services, statistics
 from ..errors import Forbidden
 from ..models import WRITER_ROLES, Group, Role
 from .invites import link_rows
@@ -75,6 +75,7 @@ def _page(
         "invites": link_rows(request, selectors.group_invites(group), role=role) if can_write else [],
         "invite_sessions": list(selectors.group_open_sessions(group)) if can_write else [],
         "standings": statistics.group_standings(group),
+        "still_owed": debts.group_still_owed(group),  # 谁还欠谁 (ledger/debts.py)
         "players": selectors.group_players(group),
         "members": selectors.group_members(group),
         "roles": [(value, label, ROLE_HINTS[value]) for value, label in ROLE_LABELS.items()],

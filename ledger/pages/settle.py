@@ -1,5 +1,6 @@
-"""结算 Settle up: each player's net (and coins when on), the fewest transfers that square the table, a
-plain-text summary to paste into the group chat, the CSV download, and closing the session.
+"""结算 Settle up: each player's net (and coins when on), the fewest transfers that square the table with
+what was paid toward each (``ledger/pages/debts.py``), what earlier sessions leave unpaid, a plain-text
+summary to paste into the group chat, the CSV download, and closing the session.
 
 The figures are the ledger's (``selectors.session_totals``, ``selectors.session_settle_up``: the engine's
 ``settle_up`` of the totals); this page only words them. Copying is ``static/js/settle.js`` (under the
@@ -26,6 +27,7 @@ from web.htmx import SignedInRequest
 
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
+from . import debts as debt_pages
 from .links import group_stats_url, session_url, summary_url
 from .refusals import REFUSALS, refusal_message
 
@@ -43,6 +45,7 @@ class Transfer:
     payer: str
     payee: str
     amount: int
+    to_house: bool = False  # burned points: nobody's debt to a person, so nothing to mark paid
 
 
 def signed(points: int) -> str:
@@ -70,6 +73,7 @@ def transfers(settle_up: dict[str, Any]) -> tuple[Transfer, ...]:
             payment["from_name"],
             _("the house") if payment["to"] == "house" else payment["to_name"],
             payment["amount"],
+            to_house=payment["to"] == "house",
         )
         for payment in settle_up["payments"]
     )
@@ -82,7 +86,11 @@ def what_moves(session: Session) -> tuple[Transfer, ...]:
 
 
 def summary_text(
-    session: Session, hands: int, players: Sequence[PlayerLine], payments: Sequence[Transfer]
+    session: Session,
+    hands: int,
+    players: Sequence[PlayerLine],
+    payments: Sequence[Transfer],
+    still_owed: Sequence[str] = (),
 ) -> str:
     """What the copy button puts on the clipboard: plain lines a group chat shows as they are. With coins
     the points are only the score and every transfer says it is in coins, so nobody pays the points."""
@@ -107,7 +115,7 @@ def summary_text(
     lines += [f"{payment.payer} → {payment.payee} {payment.amount}{unit}" for payment in payments] or [
         _("All square: nobody owes anything.")
     ]
-    return "\n".join(lines)
+    return "\n".join([*lines, *still_owed])
 
 
 @login_required
@@ -122,13 +130,15 @@ def _page(request: SignedInRequest, session: Session, *, alert: str = "", status
     players = player_lines(session, totals)
     payments = what_moves(session)
     role = selectors.role_in(user=request.user, group=session.group)
+    owed = debt_pages.settle_context(request, session, role)
     context = {
+        **owed.context,
         "session": session,
         "hands": totals.rounds,
         "players": players,
         "payments": payments,
         "house": totals.house,
-        "summary": summary_text(session, totals.rounds, players, payments),
+        "summary": summary_text(session, totals.rounds, players, payments, owed.summary_lines),
         "csv_url": reverse("ledger:session-export", kwargs={"session_id": session.pk}),
         "history_url": reverse("session-history", args=[session.pk]),
         "chart_url": reverse("session-chart", args=[session.pk]),

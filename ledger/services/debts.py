@@ -16,6 +16,7 @@ from django.db import transaction
 from .. import debts
 from ..errors import Forbidden, LedgerError, PaymentUndoneError
 from ..models import WRITER_ROLES, PaymentMark, Player, Session
+from ..selectors import role_in
 from .checks import MAX_ID, _is_whole, require_role
 from .sessions import _locked
 
@@ -32,7 +33,9 @@ def payment_mark(
     2. the pair must have money left to pass in that direction, and the amount be 1 to what is left;
     3. the actor must be one of the two, or mark for one who has no account.
     """
-    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    role = role_in(user=actor, group=session.group)
+    if role not in WRITER_ROLES:
+        raise Forbidden("role_forbids")
     for value, field in ((payer_id, "from_player"), (payee_id, "to_player")):
         if not _is_whole(value, 1, MAX_ID):
             raise LedgerError("not_a_player_id", field=field, value=value)
@@ -41,7 +44,7 @@ def payment_mark(
     if not _is_whole(amount, 1, due.left):
         raise LedgerError("payment_amount", field="amount", left=due.left)
     pair = Player.objects.filter(pk__in=(due.payer.player_id, due.payee.player_id))
-    if not _may_mark_for(actor, pair):
+    if not may_mark(actor=actor, role=role, accounts=pair.values_list("user_id", flat=True)):
         raise Forbidden("payment_not_yours")
     return PaymentMark.objects.create(
         session=locked,
@@ -63,8 +66,10 @@ def _due(session: Session, payer_id: object, payee_id: object) -> debts.PairDebt
     raise LedgerError("payment_nothing_due", field="to_player")
 
 
-def _may_mark_for(actor: AbstractBaseUser, pair: Iterable[Player]) -> bool:
-    return any(player.user_id in (actor.pk, None) for player in pair)
+def may_mark(*, actor: AbstractBaseUser, role: str | None, accounts: Iterable[int | None]) -> bool:
+    """The rule of this module's docstring: ``actor``, of ``role`` in the group, may mark a payment
+    between two players whose account ids (None: no account) are ``accounts``."""
+    return role in WRITER_ROLES and any(account in (actor.pk, None) for account in accounts)
 
 
 @transaction.atomic
