@@ -1,0 +1,80 @@
+"""Debts at 360 px, in Chinese and English: on 结算 one transfer marked paid in full and one in part, the
+rest shown there, on the group page (谁还欠谁) and, apart from tonight's, on the next session's 结算.
+Screenshots: /tmp/sczmj-debts-<page>-<language>-<scheme>.png."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from ledger import services
+from ledger.models import Player
+from tests.e2e.test_accounts import fits_the_phone
+from tests.e2e.test_pages import photograph
+from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user
+
+pytestmark = pytest.mark.e2e
+
+LOCALES = {"zh": "zh-CN", "en": "en-US"}
+WORDS = {
+    "zh": {
+        "mark": "标记已付",
+        "full": "已付清",
+        "part": "已付 2，还差 3",
+        "owed": "谁还欠谁",
+        "carried": "之前欠的",
+    },
+    "en": {
+        "mark": "Mark paid",
+        "full": "Paid in full",
+        "part": "Paid 2, 3 left",
+        "owed": "Who still owes whom",
+        "carried": "Still owed from earlier sessions",
+    },
+}
+
+
+def row(page: Page, payer: str):
+    return page.locator("#pay-title ~ .settlepay .debtrow").filter(has_text=payer)
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_one_paid_in_full_and_one_in_part_leave_the_rest_on_the_group_page_and_the_next_settle_up(
+    transactional_db, phones, language
+):
+    words = WORDS[language]
+    owner = make_user("owner")
+    group, session = make_table(owner)
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)  # three owe 小李 5 each
+    page = phones.open(owner, f"/sessions/{session.pk}/settle/", locale=LOCALES[language])
+
+    row(page, "小王").get_by_role("button", name=words["mark"]).click()  # the whole 5, as proposed
+    expect(row(page, "小王")).to_contain_text(words["full"])
+    part = row(page, "阿美")
+    part.get_by_role("spinbutton").fill("2")
+    part.get_by_role("button", name=words["mark"]).click()
+    expect(row(page, "阿美")).to_contain_text(words["part"])
+    expect(row(page, "老张")).not_to_contain_text(words["full"])
+    fits_the_phone(page)
+    photograph(page, f"debts-settle-{language}")
+
+    page.goto(f"/groups/{group.pk}/")
+    owed = page.locator("#owed")
+    expect(owed).to_contain_text(words["owed"])
+    expect(owed.locator("li")).to_have_count(2)
+    expect(owed.locator("li").filter(has_text="阿美")).to_contain_text("3")
+    expect(owed.locator("li").filter(has_text="老张")).to_contain_text("5")
+    fits_the_phone(page)
+    owed.scroll_into_view_if_needed()
+    photograph(page, f"debts-group-{language}", full_page=False)
+
+    players = [Player.objects.get(group=group, name=name).pk for name in ("小王", "小李", "阿美", "老张")]
+    tonight = services.session_start(actor=owner, group=group, name="第二场", player_ids=players)
+    page.goto(f"/sessions/{tonight.pk}/settle/")
+    carried = page.locator("#carried")
+    expect(carried).to_contain_text(words["carried"])
+    expect(carried.locator(".debtrow")).to_have_count(2)
+    expect(carried.locator(".debtrow").filter(has_text="阿美")).to_contain_text("3")
+    fits_the_phone(page)
+    carried.scroll_into_view_if_needed()
+    photograph(page, f"debts-carried-{language}", full_page=False)
