@@ -546,3 +546,41 @@ def test_issue_18_3_a_members_page_shows_the_close_within_3_seconds_without_its_
     expect(page.locator(".segmented--big")).to_have_count(0)
     expect(page.locator("#entry-history")).not_to_contain_text("暗杠")
     photograph(page, "every-session-closed-zh")
+
+
+# --- issue 18: the English event tabs at 360 px ----------------------------------------------------------
+
+# A tab of a segmented row whose words do not sit inside it with room to spare: the text's own width (a
+# Range measures it whole) against the tab's box less its padding, and the tab against its neighbour.
+CROWDED_JS = """room => [...document.querySelectorAll('.segmented')]
+  .filter(row => row.getClientRects().length)
+  .flatMap(row => [...row.querySelectorAll(':scope > label > span')].map((tab, i, tabs) => {
+    const style = getComputedStyle(tab), text = document.createRange();
+    text.selectNodeContents(tab);
+    const words = text.getBoundingClientRect(), box = tab.getBoundingClientRect();
+    const inside = box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const lines = new Set([...text.getClientRects()].map(line => Math.round(line.top))).size;
+    const next = tabs[i + 1] && tabs[i + 1].getBoundingClientRect();
+    const crowded = words.width + 2 * room > box.width || words.width > inside + 0.5 || lines > 1
+      || (next && next.left < box.right);
+    return crowded ? `"${tab.textContent.trim()}" ${words.width.toFixed(1)} px of text, ${lines} line(s), `
+      + `in a ${box.width.toFixed(1)} px tab` : '';
+  }))
+  .filter(Boolean)"""
+# Room each side of a tab's words, at least, so two tabs' words never run together.
+TAB_ROOM = 4
+
+
+@pytest.mark.parametrize("language", LOCALES)
+def test_issue_18_4_the_event_tabs_do_not_crowd_at_360_px(
+    phones: Phones, small_table: tuple[Any, Any, Session], language: str
+) -> None:
+    """杠 / 胡 / 流局 / 逃跑 / 罚分 and Kong / Win / Draw / Escape / Penalty: each tab's words on one
+    line, inside the tab with room either side, at 360 px."""
+    owner, _keeper, session = small_table
+    page = phones.open(owner, reverse("session-page", args=[session.pk]), locale=LOCALES[language])
+    page.set_viewport_size(PHONE)
+    expect(page.locator(".segmented--big")).to_be_visible()
+    crowded = page.evaluate(CROWDED_JS, TAB_ROOM)
+    photograph(page, f"every-event-tabs-{language}")
+    assert crowded == [], crowded
