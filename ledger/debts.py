@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Max, Min, QuerySet
 from django.shortcuts import get_object_or_404
 
@@ -187,7 +187,7 @@ def session_marks(session: Session) -> QuerySet[PaymentMark]:
     )
 
 
-def payment_mark_get(*, user: AbstractBaseUser, mark_id: int) -> PaymentMark:
+def payment_mark_get(*, user: User, mark_id: int) -> PaymentMark:
     """A mark of one of ``user``'s groups (404 for any other)."""
     marks = PaymentMark.objects.filter(session__in=sessions_for(user)).select_related("session__group")
     return get_object_or_404(marks, pk=mark_id)

@@ -331,7 +331,7 @@ class HandInProgress(models.Model):
         return f"{self.session} hand {self.number} (revision {self.revision})"
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
+class AppendOnlyQuerySet[M: models.Model](models.QuerySet[M]):
     """Bulk changes of ledger rows are refused: the ledger only grows."""
 
     def update(self, **kwargs: Any) -> NoReturn:

@@ -159,7 +159,7 @@ def period_figures(group: Group, period: Period) -> PeriodFigures:
         .values_list("id", flat=True)
     )
     entries = LedgerEntry.objects.filter(session__in=order, is_house=False)
-    money = {
+    money: dict[int, Mapping[str, Any]] = {
         row["player"]: row
         for row in entries.values("player")
         .annotate(

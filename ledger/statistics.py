@@ -236,7 +236,7 @@ def group_statistics(group: Group) -> GroupStatistics:
     )
 
 
-def _money_by_player(group: Group) -> dict[int, dict[str, Any]]:
+def _money_by_player(group: Group) -> dict[int, Mapping[str, Any]]:
     """Net points, kong money and the 花猪 / 查叫 hands of each player (rules 2, 4 and 5)."""
     rows = (
         LedgerEntry.objects.filter(session__group=group, is_house=False)

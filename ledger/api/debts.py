@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,7 +16,7 @@ from ..serializers import (
     PaymentMarkSerializer,
     SessionDebtsSerializer,
 )
-from .common import CONFLICTS, ERRORS, GROUP_ID, READ_ERRORS, SESSION_ID, _id_parameter
+from .common import CONFLICTS, ERRORS, GROUP_ID, READ_ERRORS, SESSION_ID, SignedInApiRequest, _id_parameter
 
 MARK_ID = _id_parameter("mark_id", "payment mark")
 
@@ -40,7 +39,7 @@ class SessionDebtsView(APIView):
         parameters=[SESSION_ID],
         responses={200: SessionDebtsSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         return Response(SessionDebtsSerializer(session_debts_answer(session)).data)
 
@@ -53,7 +52,7 @@ class PaymentMarkView(APIView):
         request=PaymentMarkCreateSerializer,
         responses={201: PaymentMarkSerializer, **ERRORS},
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         body = request.data if isinstance(request.data, dict) else {}
         mark = services.payment_mark(
@@ -74,7 +73,7 @@ class PaymentUndoView(APIView):
         request=None,
         responses={201: PaymentMarkSerializer, **ERRORS, **CONFLICTS},
     )
-    def post(self, request: Request, mark_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, mark_id: int) -> Response:
         mark = debts.payment_mark_get(user=request.user, mark_id=mark_id)
         reversal = services.payment_undo(actor=request.user, mark=mark)
         return Response(PaymentMarkSerializer(reversal).data, status=status.HTTP_201_CREATED)
@@ -87,6 +86,6 @@ class GroupDebtsView(APIView):
         parameters=[GROUP_ID],
         responses={200: GroupDebtsSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         return Response(GroupDebtsSerializer({"group": group.pk, "owed": debts.group_still_owed(group)}).data)

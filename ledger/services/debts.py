@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from .. import debts
@@ -23,7 +23,7 @@ from .sessions import _locked
 
 @transaction.atomic
 def payment_mark(
-    *, actor: AbstractBaseUser, session: Session, payer_id: object, payee_id: object, amount: object
+    *, actor: User, session: Session, payer_id: object, payee_id: object, amount: object
 ) -> PaymentMark:
     """Record that ``payer_id`` paid ``payee_id`` ``amount`` toward ``session``: all of what is left
     between them or a part. Paying back a surplus after a correction is the same mark, read the other way.
@@ -66,14 +66,14 @@ def _due(session: Session, payer_id: object, payee_id: object) -> debts.PairDebt
     raise LedgerError("payment_nothing_due", field="to_player")
 
 
-def may_mark(*, actor: AbstractBaseUser, role: str | None, accounts: Iterable[int | None]) -> bool:
+def may_mark(*, actor: User, role: str | None, accounts: Iterable[int | None]) -> bool:
     """The rule of this module's docstring: ``actor``, of ``role`` in the group, may mark a payment
     between two players whose account ids (None: no account) are ``accounts``."""
     return role in WRITER_ROLES and any(account in (actor.pk, None) for account in accounts)
 
 
 @transaction.atomic
-def payment_undo(*, actor: AbstractBaseUser, mark: PaymentMark) -> PaymentMark:
+def payment_undo(*, actor: User, mark: PaymentMark) -> PaymentMark:
     """Cancel ``mark`` by appending its reversal; only its maker may, and only once."""
     require_role(actor=actor, group=mark.session.group, roles=WRITER_ROLES)
     _locked(mark.session)
