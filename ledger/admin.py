@@ -5,7 +5,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.forms.models import BaseInlineFormSet
+from django.forms.models import BaseInlineFormSet, ModelForm
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -38,37 +38,38 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class MembershipFormSet(BaseInlineFormSet):
+class MembershipFormSet(BaseInlineFormSet[Membership, Group, ModelForm[Membership]]):
     """The group's members as edited in the admin: whatever rows are changed or deleted, one owner stays
     (the rule ``services.groups._keep_an_owner`` keeps for the API and the pages)."""
 
     def clean(self) -> None:
         super().clean()
-        kept = [form for form in self.forms if form.cleaned_data and not self._should_delete_form(form)]
+        # _should_delete_form: BaseFormSet's own test (can_delete and DELETE checked), which the stub omits
+        kept = [form for form in self.forms if form.cleaned_data and not self._should_delete_form(form)]  # type: ignore[attr-defined]
         if not any(form.cleaned_data.get("role") == Role.OWNER for form in kept):
             raise ValidationError(_("A group needs at least one owner."), code="no_owner")
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline[Membership, Group]):
     model = Membership
     formset = MembershipFormSet
     extra = 0
 
 
-class PlayerInline(admin.TabularInline):
+class PlayerInline(admin.TabularInline[Player, Group]):
     model = Player
     extra = 0
 
 
 @admin.register(Group)
-class GroupAdmin(admin.ModelAdmin):
+class GroupAdmin(admin.ModelAdmin[Group]):
     list_display = ("name", "created")
     search_fields = ("name",)
     inlines = (MembershipInline, PlayerInline)
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ("name", "group", "user")
     list_filter = ("group",)
     search_fields = ("name",)
@@ -79,13 +80,13 @@ class PlayerAdmin(admin.ModelAdmin):
         return () if obj is None else ("group",)
 
 
-class SessionSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+class SessionSeatInline(ReadOnlyAdminMixin, admin.TabularInline[SessionSeat, Session]):
     model = SessionSeat
     extra = 0
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(admin.ModelAdmin[Session]):
     list_display = ("name", "group", "status", "created", "closed")
     list_filter = ("status", "group")
     readonly_fields = (
@@ -103,20 +104,20 @@ class SessionAdmin(admin.ModelAdmin):
         return False  # a session starts through the API (session_start checks its players and rules)
 
 
-class RoundVersionInline(ReadOnlyAdminMixin, admin.StackedInline):
+class RoundVersionInline(ReadOnlyAdminMixin, admin.StackedInline[RoundVersion, Round]):
     model = RoundVersion
     extra = 0
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Round]):
     list_display = ("session", "position", "version", "voided", "dealer", "created")
     list_filter = ("voided", "session__group")
     inlines = (RoundVersionInline,)
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[LedgerEntry]):
     list_display = (
         "id",
         "session",
@@ -135,19 +136,19 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(CoinEntry)
-class CoinEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class CoinEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[CoinEntry]):
     list_display = ("id", "session", "round", "seat", "is_house", "coins", "reverses")
     list_select_related = ("session", "round", "reverses")
 
 
 @admin.register(WinRecord)
-class WinRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class WinRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[WinRecord]):
     list_display = ("id", "session", "round", "version", "winner", "discarder", "self_draw", "fan")
     list_select_related = ("session", "round", "winner", "discarder")
 
 
 @admin.register(HandInProgress)
-class HandInProgressAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class HandInProgressAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[HandInProgress]):
     """Viewable only: a change here would bypass the revision every phone at the table relies on."""
 
     list_display = ("session", "number", "dealer", "revision", "updated")

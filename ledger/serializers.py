@@ -73,7 +73,7 @@ class MemberRoleSerializer(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
-class MembershipSerializer(serializers.ModelSerializer):
+class MembershipSerializer(serializers.ModelSerializer[Membership]):
     username = serializers.CharField(source="user.username")
 
     class Meta:
@@ -81,7 +81,7 @@ class MembershipSerializer(serializers.ModelSerializer):
         fields = ("id", "username", "role", "created")
 
 
-class InvitationSerializer(serializers.ModelSerializer):
+class InvitationSerializer(serializers.ModelSerializer[GroupInvitation]):
     """An account asked to join a group. ``id``, ``username``, ``role`` and ``created`` are the fields a
     membership has, so a client of the members list reads both alike; ``id`` is the invitation's."""
 
@@ -101,7 +101,7 @@ class InviteCreateSerializer(serializers.Serializer[Any]):
     )
 
 
-class InviteSerializer(serializers.ModelSerializer):
+class InviteSerializer(serializers.ModelSerializer[SessionInvite]):
     """A link to a session. ``url`` carries an unguessable token; ``qr_svg`` is that URL as inline SVG."""
 
     url = serializers.SerializerMethodField()
@@ -127,7 +127,7 @@ class PlayerCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=50)
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     username = serializers.CharField(source="user.username", allow_null=True, default=None)
 
     class Meta:
@@ -171,7 +171,7 @@ class SeatSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(source="player.name")
 
 
-class SessionSerializer(serializers.ModelSerializer):
+class SessionSerializer(serializers.ModelSerializer[Session]):
     name = serializers.CharField(
         source="title",
         read_only=True,
@@ -212,7 +212,8 @@ class SessionSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_players(self, session: Session) -> list[dict[str, Any]]:
-        return SeatSerializer(session.seats.all(), many=True).data
+        # many=True makes a ListSerializer, whose data is a list; the stub types it as the class's own dict
+        return SeatSerializer(session.seats.all(), many=True).data  # type: ignore[return-value]
 
     @extend_schema_field(CoinsSetupSerializer(allow_null=True))
     def get_coins(self, session: Session) -> dict[str, Any] | None:
@@ -245,14 +246,14 @@ ROUND_BODY_EXAMPLE = OpenApiExample(
 )
 
 
-class RoundSerializer(serializers.ModelSerializer):
+class RoundSerializer(serializers.ModelSerializer[Round]):
     result = serializers.JSONField(
         allow_null=True, help_text="The settle response of the current version (null once voided)."
     )
 
     class Meta:
         model = Round
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "session",
             "position",
@@ -266,7 +267,7 @@ class RoundSerializer(serializers.ModelSerializer):
         )
 
 
-class VersionEntrySerializer(serializers.ModelSerializer):
+class VersionEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
     """A ledger row as its round version lists it."""
 
     event = serializers.IntegerField(source="event_index")
@@ -304,7 +305,7 @@ class EntrySerializer(VersionEntrySerializer):
         )
 
 
-class RoundVersionSerializer(serializers.ModelSerializer):
+class RoundVersionSerializer(serializers.ModelSerializer[RoundVersion]):
     created_by = serializers.CharField(
         source="writer_name",
         allow_null=True,
@@ -361,7 +362,7 @@ class SettleUpPaymentSerializer(serializers.Serializer[Any]):
     to_name = serializers.CharField()
     amount = serializers.IntegerField()
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
@@ -543,7 +544,7 @@ class FedSerializer(serializers.Serializer[Any]):
     to = serializers.IntegerField(help_text="The winner he fed (a player id).")
     count = serializers.IntegerField(help_text="Wins on his discards, one per winner paid (点炮).")
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
@@ -661,7 +662,7 @@ class HandFinishedSerializer(serializers.Serializer[Any]):
     hand = HandSerializer(help_text="The next hand, with the suggested dealer.")
 
 
-class HandReopenedSerializer(serializers.Serializer):
+class HandReopenedSerializer(serializers.Serializer[Any]):
     hand = HandSerializer(
         help_text="The hand in progress again, its finishing event undone (redo records it)."
     )

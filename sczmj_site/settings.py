@@ -11,8 +11,13 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+# Django's classes the stubs make generic (admin.ModelAdmin[Group], a formset's model) are subscriptable at
+# run time too, as django-stubs asks (its README, "monkeypatch"); nothing else changes.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The templates, static files and catalogues sit beside manage.py in a checkout; an installed wheel carries

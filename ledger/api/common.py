@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import generics
@@ -70,8 +71,16 @@ def _body(serializer_class: type, request: Request) -> dict[str, Any]:
 THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Too many requests: try again later.")}
 
 
-class ListView(generics.GenericAPIView):
+class SignedInApiRequest(Request):
+    """An API view's request: DRF authenticated it before the view ran (``IsAuthenticated``, the default
+    permission of every view but sign-up), so its user is a ``User`` (as ``web.htmx.SignedInRequest``)."""
+
+    user: User
+
+
+class ListView(generics.GenericAPIView[Any]):
     pagination_class = Pagination
+    request: SignedInApiRequest  # behind IsAuthenticated, as every view of the ledger's API but sign-up
 
 
 def _idempotency_key(request: Request) -> str | None:

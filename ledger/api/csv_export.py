@@ -10,11 +10,10 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.renderers import BaseRenderer, JSONRenderer
-from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from .. import selectors
-from .common import READ_ERRORS, SESSION_ID
+from .common import READ_ERRORS, SESSION_ID, SignedInApiRequest
 
 
 class CsvRenderer(BaseRenderer):
@@ -82,7 +81,7 @@ class ExportView(APIView):
         parameters=[SESSION_ID],
         responses={(200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS},
     )
-    def get(self, request: Request, session_id: int) -> StreamingHttpResponse:
+    def get(self, request: SignedInApiRequest, session_id: int) -> StreamingHttpResponse:
         session = selectors.session_get(user=request.user, session_id=session_id)
         response = StreamingHttpResponse(
             (line.encode("utf-8") for line in export_lines(session)), content_type="text/csv; charset=utf-8"

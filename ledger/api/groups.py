@@ -29,7 +29,7 @@ from ..serializers import (
     StatisticsSerializer,
     period_body,
 )
-from .common import ERRORS, GROUP_ID, MEMBER_ID, READ_ERRORS, THROTTLED, ListView, _body
+from .common import ERRORS, GROUP_ID, MEMBER_ID, READ_ERRORS, THROTTLED, ListView, SignedInApiRequest, _body
 
 PERIOD_PARAMETERS = [
     OpenApiParameter(
@@ -67,7 +67,7 @@ class GroupListView(ListView):
         request=GroupCreateSerializer,
         responses={201: GroupSerializer, 400: ERRORS[400], 401: ERRORS[401]},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         body = _body(GroupCreateSerializer, request)
         group = services.group_create(actor=request.user, name=body["name"])
         created = selectors.groups_with_role(request.user).get(pk=group.pk)
@@ -81,7 +81,7 @@ class GroupDetailView(APIView):
         parameters=[GROUP_ID],
         responses={200: GroupSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         return Response(
             GroupSerializer(get_object_or_404(selectors.groups_with_role(request.user), pk=group_id)).data
         )
@@ -96,7 +96,7 @@ class MemberListView(ListView):
         parameters=[GROUP_ID],
         responses={200: MembershipSerializer(many=True), **READ_ERRORS},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         page = self.paginate_queryset(selectors.group_members(group))
         return self.get_paginated_response(MembershipSerializer(page, many=True).data)
@@ -117,7 +117,7 @@ class MemberListView(ListView):
         request=MemberAddSerializer,
         responses={201: InvitationSerializer, **ERRORS, **THROTTLED},
     )
-    def post(self, request: Request, group_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         body = _body(MemberAddSerializer, request)
         invitation = services.member_invite(
@@ -127,7 +127,7 @@ class MemberListView(ListView):
 
 
 class MemberDetailView(APIView):
-    def _membership(self, request: Request, group_id: int, member_id: int) -> Membership:
+    def _membership(self, request: SignedInApiRequest, group_id: int, member_id: int) -> Membership:
         group = selectors.group_get(user=request.user, group_id=group_id)
         return selectors.member_get(group=group, member_id=member_id)
 
@@ -138,7 +138,7 @@ class MemberDetailView(APIView):
         request=MemberRoleSerializer,
         responses={200: MembershipSerializer, **ERRORS},
     )
-    def patch(self, request: Request, group_id: int, member_id: int) -> Response:
+    def patch(self, request: SignedInApiRequest, group_id: int, member_id: int) -> Response:
         membership = self._membership(request, group_id, member_id)
         body = _body(MemberRoleSerializer, request)
         membership = services.member_set_role(actor=request.user, membership=membership, role=body["role"])
@@ -151,7 +151,7 @@ class MemberDetailView(APIView):
         request=None,
         responses={204: None, **ERRORS},
     )
-    def delete(self, request: Request, group_id: int, member_id: int) -> Response:
+    def delete(self, request: SignedInApiRequest, group_id: int, member_id: int) -> Response:
         membership = self._membership(request, group_id, member_id)
         services.member_remove(actor=request.user, membership=membership)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -176,7 +176,7 @@ class PlayerListView(ListView):
         parameters=[GROUP_ID],
         responses={200: PlayerSerializer(many=True), **READ_ERRORS},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         page = self.paginate_queryset(selectors.group_players(group))
         return self.get_paginated_response(PlayerSerializer(page, many=True).data)
@@ -188,7 +188,7 @@ class PlayerListView(ListView):
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **ERRORS},
     )
-    def post(self, request: Request, group_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         body = _body(PlayerCreateSerializer, request)
         player = services.player_add(actor=request.user, group=group, name=body["name"])
@@ -202,7 +202,7 @@ class StandingsView(APIView):
         parameters=[GROUP_ID],
         responses={200: StandingsSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         return Response({"group": group.pk, "standings": statistics.group_standings(group)})
 
@@ -215,7 +215,7 @@ class StatisticsView(APIView):
         parameters=[GROUP_ID, *PERIOD_PARAMETERS],
         responses={200: StatisticsSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         period = periods.period_of(request.query_params, timezone.localdate())
         figures = statistics.group_statistics(group)

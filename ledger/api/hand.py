@@ -14,7 +14,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -32,7 +31,7 @@ from ..serializers import (
     HandSerializer,
     HandSetupSerializer,
 )
-from .common import ERRORS, READ_ERRORS, SESSION_ID, _idempotency_key, _round_data
+from .common import ERRORS, READ_ERRORS, SESSION_ID, SignedInApiRequest, _idempotency_key, _round_data
 
 HAND_CONFLICT = {
     409: OpenApiResponse(
@@ -119,7 +118,7 @@ class HandAPIView(APIView):
 
     session: Session | None = None
 
-    def session_for(self, request: Request, session_id: int) -> Session:
+    def session_for(self, request: SignedInApiRequest, session_id: int) -> Session:
         self.session = selectors.session_get(user=request.user, session_id=session_id)
         return self.session
 
@@ -151,7 +150,7 @@ class HandView(HandAPIView):
         responses={200: HandSerializer, 304: OpenApiResponse(description="Unchanged."), **READ_ERRORS},
         examples=[HAND_EXAMPLE],
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = self.session_for(request, session_id)
         etag = _hand_etag(selectors.session_hand_revision(session))
         # Weakly, as RFC 9110 asks of If-None-Match: GZipMiddleware weakens the ETag of what it compresses.
@@ -167,7 +166,7 @@ class HandView(HandAPIView):
         request=HandSetupSerializer,
         responses={200: HandSerializer, **ERRORS, **HAND_CONFLICT},
     )
-    def patch(self, request: Request, session_id: int) -> Response:
+    def patch(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = self.session_for(request, session_id)
         body = request_object(request.data, HAND_SETUP_FIELDS, ("revision",))
         outcome = services.hand_setup(
@@ -194,7 +193,7 @@ class HandEventsView(HandAPIView):
         responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
         examples=[HAND_EVENT_EXAMPLE, HAND_EXAMPLE],
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = self.session_for(request, session_id)
         body = request_object(request.data, HAND_EVENT_FIELDS, ("event", "revision"))
         outcome = services.hand_event_add(
@@ -226,7 +225,7 @@ class HandEventView(HandAPIView):
         request=HandEventSerializer,
         responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
     )
-    def put(self, request: Request, session_id: int, index: int) -> Response:
+    def put(self, request: SignedInApiRequest, session_id: int, index: int) -> Response:
         session = self.session_for(request, session_id)
         body = request_object(request.data, HAND_EVENT_FIELDS, ("event", "revision"))
         outcome = services.hand_event_edit(
@@ -248,7 +247,7 @@ class HandEventView(HandAPIView):
         request=HandRevisionSerializer,
         responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
     )
-    def delete(self, request: Request, session_id: int, index: int) -> Response:
+    def delete(self, request: SignedInApiRequest, session_id: int, index: int) -> Response:
         session = self.session_for(request, session_id)
         body = request_object(request.data, REVISION_FIELDS, ("revision",))
         outcome = services.hand_event_remove(
@@ -284,7 +283,7 @@ class HandUndoView(HandAPIView):
             **HAND_CONFLICT,
         },
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = self.session_for(request, session_id)
         body = request_object(request.data, REVISION_FIELDS, ("revision",))
         outcome = services.hand_undo(
@@ -304,7 +303,7 @@ class HandRedoView(HandAPIView):
         request=HandRevisionSerializer,
         responses={200: HandSerializer, 201: HandFinishedSerializer, **ERRORS, **HAND_CONFLICT},
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = self.session_for(request, session_id)
         body = request_object(request.data, REVISION_FIELDS, ("revision",))
         outcome = services.hand_redo(

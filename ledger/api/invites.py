@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors, services
 from ..models import WRITER_ROLES
 from ..serializers import InvitationSerializer, InviteCreateSerializer, InviteSerializer, MembershipSerializer
-from .common import CONFLICTS, ERRORS, READ_ERRORS, SESSION_ID, ListView, _body, _id_parameter
+from .common import (
+    CONFLICTS,
+    ERRORS,
+    READ_ERRORS,
+    SESSION_ID,
+    ListView,
+    SignedInApiRequest,
+    _body,
+    _id_parameter,
+)
 
 INVITATION_ID = _id_parameter("invitation_id", "invitation")
 INVITE_ID = _id_parameter("invite_id", "invite")
@@ -25,7 +33,7 @@ class InvitationListView(ListView):
         summary="Invitations waiting for your answer",
         responses={200: InvitationSerializer(many=True), **READ_ERRORS},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInApiRequest) -> Response:
         page = self.paginate_queryset(selectors.invitations_for(request.user))
         return self.get_paginated_response(InvitationSerializer(page, many=True).data)
 
@@ -38,7 +46,7 @@ class InvitationAcceptView(APIView):
         request=None,
         responses={200: MembershipSerializer, **ERRORS, 409: CONFLICTS[409]},
     )
-    def post(self, request: Request, invitation_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, invitation_id: int) -> Response:
         invitation = selectors.invitation_get(user=request.user, invitation_id=invitation_id)
         membership = services.invitation_accept(actor=request.user, invitation=invitation)
         return Response(MembershipSerializer(membership).data)
@@ -52,7 +60,7 @@ class InvitationDeclineView(APIView):
         request=None,
         responses={200: InvitationSerializer, **ERRORS, 409: CONFLICTS[409]},
     )
-    def post(self, request: Request, invitation_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, invitation_id: int) -> Response:
         invitation = selectors.invitation_get(user=request.user, invitation_id=invitation_id)
         invitation = services.invitation_decline(actor=request.user, invitation=invitation)
         return Response(InvitationSerializer(invitation).data)
@@ -72,7 +80,7 @@ class InviteListView(ListView):
         parameters=[SESSION_ID],
         responses={200: InviteSerializer(many=True), **ERRORS},
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         services.require_role(actor=request.user, group=session.group, roles=WRITER_ROLES)
         page = self.paginate_queryset(selectors.session_invites(session))
@@ -88,7 +96,7 @@ class InviteListView(ListView):
         responses={201: InviteSerializer, **ERRORS},
         examples=[INVITE_EXAMPLE],
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         body = _body(InviteCreateSerializer, request)
         invite = services.invite_create(
@@ -110,7 +118,7 @@ class InviteDetailView(APIView):
         request=None,
         responses={204: None, **ERRORS},
     )
-    def delete(self, request: Request, invite_id: int) -> Response:
+    def delete(self, request: SignedInApiRequest, invite_id: int) -> Response:
         invite = selectors.invite_get(user=request.user, invite_id=invite_id)
         services.invite_revoke(actor=request.user, invite=invite)
         return Response(status=status.HTTP_204_NO_CONTENT)

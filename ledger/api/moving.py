@@ -5,14 +5,13 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from .. import group_file, selectors
 from ..serializers import GroupSerializer
-from .common import ERRORS, GROUP_ID, READ_ERRORS, THROTTLED
+from .common import ERRORS, GROUP_ID, READ_ERRORS, THROTTLED, SignedInApiRequest
 
 RESEAL_YES = ("1", "true", "yes")
 
@@ -36,7 +35,7 @@ class GroupExportView(APIView):
         parameters=[GROUP_ID],
         responses={200: OpenApiTypes.OBJECT, **READ_ERRORS, 403: ERRORS[403]},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         response = Response(group_file.group_export(actor=request.user, group=group))
         response["Content-Disposition"] = f'attachment; filename="sczmj-group-{group.pk}.json"'
@@ -66,7 +65,7 @@ class GroupImportView(APIView):
         request=OpenApiTypes.OBJECT,
         responses={201: GroupSerializer, 400: ERRORS[400], 401: ERRORS[401], **THROTTLED},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         reseal = request.query_params.get("reseal", "") in RESEAL_YES
         group = group_file.group_import(actor=request.user, data=request.data, reseal=reseal)
         created = selectors.groups_with_role(request.user).get(pk=group.pk)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,6 +21,7 @@ from .common import (
     ROUND_ID,
     SESSION_ID,
     ListView,
+    SignedInApiRequest,
     _idempotency_key,
     _round_data,
 )
@@ -36,7 +36,7 @@ class RoundListView(ListView):
         parameters=[SESSION_ID],
         responses={200: RoundSerializer(many=True), **READ_ERRORS},
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         page = self.paginate_queryset(selectors.session_rounds(session))
         return self.get_paginated_response(RoundSerializer(page, many=True).data)
@@ -54,7 +54,7 @@ class RoundListView(ListView):
         },
         examples=[ROUND_BODY_EXAMPLE],
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         key = _idempotency_key(request)
         round_, created = services.round_record(
@@ -71,7 +71,7 @@ class RoundDetailView(APIView):
         parameters=[ROUND_ID],
         responses={200: RoundDetailSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, round_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, round_id: int) -> Response:
         round_ = selectors.round_get(user=request.user, round_id=round_id)
         versions = (
             RoundVersion.objects.order_by("version")
@@ -95,7 +95,7 @@ class RoundCorrectView(APIView):
         responses={200: RoundSerializer, **ERRORS, **CONFLICTS},
         examples=[ROUND_BODY_EXAMPLE],
     )
-    def post(self, request: Request, round_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, round_id: int) -> Response:
         round_ = selectors.round_get(user=request.user, round_id=round_id)
         round_ = services.round_correct(actor=request.user, round_=round_, body=request.data)
         return Response(_round_data(round_))
@@ -109,7 +109,7 @@ class RoundVoidView(APIView):
         request=None,
         responses={200: RoundSerializer, **ERRORS, **CONFLICTS},
     )
-    def post(self, request: Request, round_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, round_id: int) -> Response:
         round_ = selectors.round_get(user=request.user, round_id=round_id)
         round_ = services.round_void(actor=request.user, round_=round_)
         return Response(_round_data(round_))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -16,7 +15,7 @@ from ..serializers import (
     SettleUpSerializer,
     TotalsSerializer,
 )
-from .common import ERRORS, GROUP_ID, READ_ERRORS, SESSION_ID, ListView, _body
+from .common import ERRORS, GROUP_ID, READ_ERRORS, SESSION_ID, ListView, SignedInApiRequest, _body
 
 SESSION_EXAMPLE = OpenApiExample(
     "Friday night with coins",
@@ -39,7 +38,7 @@ class SessionListView(ListView):
         parameters=[GROUP_ID],
         responses={200: SessionSerializer(many=True), **READ_ERRORS},
     )
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         page = self.paginate_queryset(selectors.group_sessions(group))
         return self.get_paginated_response(SessionSerializer(page, many=True).data)
@@ -52,7 +51,7 @@ class SessionListView(ListView):
         responses={201: SessionSerializer, **ERRORS},
         examples=[SESSION_EXAMPLE],
     )
-    def post(self, request: Request, group_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         body = _body(SessionCreateSerializer, request)
         session = services.session_start(
@@ -73,7 +72,7 @@ class SessionDetailView(APIView):
         parameters=[SESSION_ID],
         responses={200: SessionSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         return Response(SessionSerializer(session).data)
 
@@ -86,7 +85,7 @@ class SessionCloseView(APIView):
         request=None,
         responses={200: SessionSerializer, **ERRORS},
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         session = services.session_close(actor=request.user, session=session)
         return Response(SessionSerializer(session).data)
@@ -130,7 +129,7 @@ class TotalsView(APIView):
         responses={200: TotalsSerializer, **READ_ERRORS},
         examples=[TOTALS_EXAMPLE],
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         return Response(TotalsSerializer(selectors.session_totals(session)).data)
 
@@ -143,7 +142,7 @@ class SettleUpView(APIView):
         responses={200: SettleUpSerializer, **READ_ERRORS},
         examples=[SETTLE_UP_EXAMPLE],
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         return Response(selectors.session_settle_up(session))
 
@@ -157,7 +156,7 @@ class LedgerView(ListView):
         parameters=[SESSION_ID],
         responses={200: EntrySerializer(many=True), **READ_ERRORS},
     )
-    def get(self, request: Request, session_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         page = self.paginate_queryset(selectors.ledger_entries(session))
         return self.get_paginated_response(EntrySerializer(page, many=True).data)
