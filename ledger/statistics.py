@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -294,6 +294,8 @@ def _biggest_hands(group: Group) -> dict[int, BiggestHand]:
 class _SessionRow(TypedDict):
     id: int
     name: str
+    day: date
+    day_number: int
     created: datetime
     hands: int
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -71,7 +71,7 @@ def _form(debt: debts.PairDebt, may_mark: bool) -> PaymentForm | None:
 
 
 def debt_rows(
-    actor: AbstractBaseUser,
+    actor: User,
     role: str | None,
     pairs: Iterable[debts.PairDebt],
     *,
@@ -135,7 +135,7 @@ class MarkRow:
     undoable: bool  # by this reader: its maker, while it stands
 
 
-def _mark_row(mark: PaymentMark, reader: AbstractBaseUser) -> MarkRow:
+def _mark_row(mark: PaymentMark, reader: User) -> MarkRow:
     undone = hasattr(mark, "reversed_by")
     return MarkRow(mark, undone, mark.marked_by_id == reader.pk and mark.reverses_id is None and not undone)
 
