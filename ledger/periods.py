@@ -34,7 +34,7 @@ from settlement.engine import Reason
 
 from .errors import LedgerError
 from .models import Group, LedgerEntry, Player, Session, SessionSeat, WinRecord
-from .statistics import KONG_REASONS, PAID_NOW
+from .statistics import KONG_REASONS, PAID_NOW, GroupStatistics, group_statistics
 
 PERIODS = ("all", "this_month", "last_month", "this_year", "range")
 LIVE = Q(reverses__isnull=True, reversed_by__isnull=True)
@@ -45,6 +45,10 @@ class Period:
     key: str  # one of PERIODS
     start: date | None  # the first day counted; None: from the beginning
     end: date | None  # the first day not counted; None: up to now
+
+    @property
+    def bounded(self) -> bool:
+        return self.start is not None or self.end is not None
 
     def sessions(self, group: Group) -> QuerySet[Session]:
         sessions = Session.objects.filter(group=group)
@@ -132,6 +136,12 @@ class PeriodFigures:
     kong_kings: tuple[int, ...]
     huazhu_kings: tuple[int, ...]
     longest_run: tuple[int, ...]
+
+
+def period_statistics(group: Group, period: Period) -> GroupStatistics:
+    """``statistics.group_statistics`` over the period's sessions: the records and standings of 统计's
+    tables and the API's ``period.records`` and ``period.standings`` (eight queries)."""
+    return group_statistics(group, period.sessions(group) if period.bounded else None)
 
 
 def _kings(values: Mapping[int, int]) -> tuple[int, ...]:

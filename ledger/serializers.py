@@ -577,11 +577,22 @@ class PeriodSerializer(serializers.Serializer[Any]):
     longest_run = serializers.ListField(
         child=serializers.IntegerField(), help_text="The longest run of winning sessions: who holds it."
     )
+    records = PlayerStatisticsSerializer(
+        many=True, help_text="Each player's record over the period, in the shape of the top-level players."
+    )
+    standings = SessionStandingSerializer(
+        many=True,
+        help_text="The standings over the period, session by session (totals from 0 at its first session), "
+        "in the shape of the top-level sessions.",
+    )
 
 
-def period_body(figures: Any) -> dict[str, Any]:
-    """``periods.PeriodFigures`` as ``PeriodSerializer`` reads it."""
+def period_body(figures: Any, records: Any) -> dict[str, Any]:
+    """``periods.PeriodFigures`` and the period's ``statistics.GroupStatistics`` as ``PeriodSerializer``
+    reads them."""
     return {
+        "records": records.players,
+        "standings": records.sessions,
         "key": figures.period.key,
         "start": figures.period.start,
         "end": figures.period.end,

@@ -17,9 +17,12 @@ What counts, read once here for the statistics page and the API alike:
    reversed) paid for 查花猪, or for 查大叫.
 6. The standings: each counted session's net per player, added up session by session in the order the
    sessions were played.
+7. Over a period (``ledger.periods``): the same rules over the sessions started in it, its standings
+   added up from 0 at its first session.
 
-Each figure comes from one of eight grouped queries, whatever the number of sessions or hands; Python only
-merges their rows by player (one row per player, or per session and player).
+Each figure comes from one of eight grouped queries, whatever the number of sessions or hands (a period
+narrows each by its sessions, as a subquery); Python only merges their rows by player (one row per player,
+or per session and player).
 """
 
 from __future__ import annotations
@@ -197,17 +200,19 @@ def group_standings(group: Group) -> list[dict[str, Any]]:
 # --- the statistics --------------------------------------------------------------------------------------
 
 
-def group_statistics(group: Group) -> GroupStatistics:
-    """The group's standings session by session and every player's record (eight queries)."""
+def group_statistics(group: Group, within: QuerySet[Session] | None = None) -> GroupStatistics:
+    """The group's standings session by session and every player's record (eight queries), over the
+    sessions ``within`` (a period's, rule 7) or all of them."""
+    scope = Scope(within)
     players = list(Player.objects.filter(group=group).order_by("id").values("id", "name"))
-    money = _money_by_player(group)
-    wins = _wins_by_player(group)
-    deal_ins = _deal_ins_by_player(group)
-    biggest = _biggest_hands(group)
-    sessions = _sessions(group)
-    seated = _seated(group)
+    money = _money_by_player(group, scope)
+    wins = _wins_by_player(group, scope)
+    deal_ins = _deal_ins_by_player(group, scope)
+    biggest = _biggest_hands(group, scope)
+    sessions = _sessions(group, scope)
+    seated = _seated(group, scope)
     player_ids = [player["id"] for player in players]
-    standings = _standings(sessions, _session_nets(group), seated, player_ids)
+    standings = _standings(sessions, _session_nets(group, scope), seated, player_ids)
     played = _played(sessions, seated)
     return GroupStatistics(
         players=tuple(
@@ -236,10 +241,24 @@ def group_statistics(group: Group) -> GroupStatistics:
     )
 
 
-def _money_by_player(group: Group) -> dict[int, Mapping[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The sessions counted (rule 7): a queryset of them, or None for every session of the group, whose
+    queries then stay exactly as they were (no subquery beside the covering indexes)."""
+
+    sessions: QuerySet[Session] | None
+
+    def rows(self, rows: QuerySet[Any], via: str = "session") -> QuerySet[Any]:
+        """``rows`` of the counted sessions only, ``via`` naming the path to a row's session."""
+        if self.sessions is None:
+            return rows
+        return rows.filter(**{f"{via}__in": self.sessions.values("id")})
+
+
+def _money_by_player(group: Group, scope: Scope) -> dict[int, Mapping[str, Any]]:
     """Net points, kong money and the 花猪 / 查叫 hands of each player (rules 2, 4 and 5)."""
     rows = (
-        LedgerEntry.objects.filter(session__group=group, is_house=False)
+        scope.rows(LedgerEntry.objects.filter(session__group=group, is_house=False))
         .values("player")
         .annotate(
             net=Sum("points"),
@@ -252,13 +271,13 @@ def _money_by_player(group: Group) -> dict[int, Mapping[str, Any]]:
     return {row["player"]: row for row in rows}
 
 
-def _current_wins(group: Group) -> QuerySet[WinRecord]:
-    return WinRecord.objects.filter(session__group=group, version=F("round__version"))
+def _current_wins(group: Group, scope: Scope) -> QuerySet[WinRecord]:
+    return scope.rows(WinRecord.objects.filter(session__group=group, version=F("round__version")))
 
 
-def _wins_by_player(group: Group) -> dict[int, Mapping[str, Any]]:
+def _wins_by_player(group: Group, scope: Scope) -> dict[int, Mapping[str, Any]]:
     rows = (
-        _current_wins(group)
+        _current_wins(group, scope)
         .values("winner")
         .annotate(wins=Count("id"), self_draws=Count("id", filter=Q(self_draw=True)))
         .order_by()
@@ -266,9 +285,9 @@ def _wins_by_player(group: Group) -> dict[int, Mapping[str, Any]]:
     return {row["winner"]: row for row in rows}
 
 
-def _deal_ins_by_player(group: Group) -> dict[int, int]:
+def _deal_ins_by_player(group: Group, scope: Scope) -> dict[int, int]:
     rows = (
-        _current_wins(group)
+        _current_wins(group, scope)
         .filter(discarder__isnull=False)
         .values("discarder")
         .annotate(n=Count("id"))
@@ -278,9 +297,9 @@ def _deal_ins_by_player(group: Group) -> dict[int, int]:
     return dict(rows)
 
 
-def _biggest_hands(group: Group) -> dict[int, BiggestHand]:
+def _biggest_hands(group: Group, scope: Scope) -> dict[int, BiggestHand]:
     """Each player's win with the most fan, the first of equals: one query, one row per player who won."""
-    best = _current_wins(group).filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
+    best = _current_wins(group, scope).filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
     best_ids = Player.objects.filter(group=group).annotate(best=Subquery(best)).values("best")
     seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
     wins = (
@@ -300,19 +319,19 @@ class _SessionRow(TypedDict):
     hands: int
 
 
-def _sessions(group: Group) -> list[_SessionRow]:
+def _sessions(group: Group, scope: Scope) -> list[_SessionRow]:
     """The counted sessions in the order played, each with its counted hands."""
     return list(
-        Session.objects.filter(group=group, rounds__voided=False)
+        scope.rows(Session.objects.filter(group=group, rounds__voided=False), via="pk")
         .annotate(hands=Count("rounds", filter=Q(rounds__adjustment=False)))
         .order_by("created", "id")
         .values("id", "name", "day", "day_number", "created", "hands")
     )
 
 
-def _session_nets(group: Group) -> dict[tuple[int, int], int]:
+def _session_nets(group: Group, scope: Scope) -> dict[tuple[int, int], int]:
     rows = (
-        _players_rows(group)
+        scope.rows(_players_rows(group))
         .values("session", "player")
         .annotate(net=Sum("points"))
         .values_list("session", "player", "net")
@@ -321,8 +340,8 @@ def _session_nets(group: Group) -> dict[tuple[int, int], int]:
     return {(session, player): int(net) for session, player, net in rows}
 
 
-def _seated(group: Group) -> set[tuple[int, int]]:
-    return set(SessionSeat.objects.filter(session__group=group).values_list("session", "player"))
+def _seated(group: Group, scope: Scope) -> set[tuple[int, int]]:
+    return set(scope.rows(SessionSeat.objects.filter(session__group=group)).values_list("session", "player"))
 
 
 def _played(sessions: list[_SessionRow], seated: set[tuple[int, int]]) -> dict[int, tuple[int, int]]:

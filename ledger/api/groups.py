@@ -223,6 +223,9 @@ class StatisticsView(APIView):
             "group": group.pk,
             "players": figures.players,
             "sessions": figures.sessions,
-            "period": period_body(periods.period_figures(group, period)),
+            "period": period_body(
+                periods.period_figures(group, period),
+                periods.period_statistics(group, period) if period.bounded else figures,
+            ),
         }
         return Response(StatisticsSerializer(body).data)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -28,11 +29,12 @@ from web.charts import line_chart
 from web.htmx import SignedInRequest
 from web.language import page_language
 
-from .. import periods, selectors, statistics
+from .. import periods, selectors
 from ..errors import LedgerError
 from ..models import Group
 from ..statistics import BiggestHand, PlayerRecord, SessionStanding
 from .links import group_url, hand_url
+from .refusals import refusal_message
 from .trends import BigHand, big_hand
 
 
@@ -142,7 +144,8 @@ def biggest_lines(players: Sequence[PlayerRecord], language: str) -> tuple[Bigge
 @require_http_methods(["GET", "HEAD"])
 def group_stats_page(request: SignedInRequest, group_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
-    figures = statistics.group_statistics(group)
+    period, refusal = period_asked(request)
+    figures = periods.period_statistics(group, period)
     players = played(figures.players)
     context = {
         "group": group,
@@ -152,7 +155,8 @@ def group_stats_page(request: SignedInRequest, group_id: int) -> HttpResponse:
         "chart": standings_chart(figures.sessions, players) if figures.sessions else "",
         "figures": [(label, [show(record) for record in players]) for label, show in FIGURES],
         "biggest": biggest_lines(players, page_language()),
-        **period_context(request, group),
+        "period_refusal": refusal,
+        **period_context(period, group),
     }
     return render(request, "ledger/stats/stats.html", context)
 
@@ -169,13 +173,17 @@ PERIOD_LABELS = {
 }
 
 
-def period_context(request: HttpRequest, group: Group) -> dict[str, Any]:
-    """本月 / 上月 / 今年: the period's nets and its pairwise figures (``ledger.periods``); a period that
-    cannot be read is all time."""
+def period_asked(request: HttpRequest) -> tuple[periods.Period, str]:
+    """本月 / 上月 / 今年 / a range, as the page's links and form ask it (every table of the page is over
+    it); one that cannot be read is all time, with the refusal's words to say so."""
     try:
-        period = periods.period_of(request.GET, timezone.localdate())
-    except LedgerError:
-        period = periods.period_of({}, timezone.localdate())
+        return periods.period_of(request.GET, timezone.localdate()), ""
+    except LedgerError as error:
+        return periods.period_of({}, timezone.localdate()), refusal_message(error)
+
+
+def period_context(period: periods.Period, group: Group) -> dict[str, Any]:
+    """The period's nets and its pairwise figures (``ledger.periods``)."""
     figures = periods.period_figures(group, period)
     seated = sorted(
         (record for record in figures.players if record.sessions),
@@ -184,6 +192,8 @@ def period_context(request: HttpRequest, group: Group) -> dict[str, Any]:
     names = {record.player_id: record.name for record in figures.players}
     return {
         "period": period,
+        "range_from": period.start if period.key == "range" else None,
+        "range_to": period.end - timedelta(days=1) if period.key == "range" and period.end else None,
         "period_tabs": [(key, label, key == period.key) for key, label in PERIOD_LABELS.items()],
         "period_players": seated,
         "period_sessions": figures.sessions,

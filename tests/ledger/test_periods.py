@@ -31,14 +31,15 @@ from django.utils import timezone
 
 from ledger import services
 from ledger.errors import LedgerError
-from ledger.periods import period_figures, period_of
+from ledger.periods import period_figures, period_of, period_statistics
+from ledger.statistics import group_statistics
 from tests.ledger.conftest import (
     DRAW_WITH_PIG,
     KONG_THEN_GANG_SHANG_PAO,
     SELF_DRAW_B,
     make_table,
 )
-from tests.ledger.pages.helpers import logged_in, visible_text
+from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
 
 FEED = {"dealer": 0, "events": [{"type": "win", "from": 0, "winners": [{"player": 1, "fan": 2}]}]}
 ZHANG_FEEDS_MEI = {"dealer": 0, "events": [{"type": "win", "from": 3, "winners": [{"player": 2, "fan": 1}]}]}
@@ -219,3 +220,111 @@ def test_a_corrected_hand_counts_as_corrected_between_the_pairs(owner, today):
     named = by_name(period_figures(group, period_of({}, today)), ids)
     assert named["between"] == {("阿美", "老张"): 1}
     assert named["fed"] == {("老张", "阿美"): 1}
+
+
+def records_by_name(statistics):
+    return {
+        record.name: (
+            record.sessions,
+            record.hands,
+            record.wins,
+            record.self_draws,
+            record.deal_ins,
+            record.kong_points,
+            record.huazhu,
+            record.chajiao,
+            record.net,
+            record.biggest.fan if record.biggest else None,
+        )
+        for record in statistics.players
+    }
+
+
+# (sessions, hands, wins, self-draws, deal-ins, kong money, 花猪, 查叫, net, biggest fan), from the module's
+# docstring: last month A1-A3 (小李 wins A1 fed by 小王 and self-draws A2; A3 小王 花猪, 老张 not ready),
+# this month B1-B2 (阿美 wins both, fed by 老张 then 小李; the kong's money; B3 voided counts nowhere).
+LAST_MONTH = {
+    "小王": (1, 3, 0, 0, 1, 0, 1, 0, -55, None),
+    "小李": (1, 3, 2, 1, 0, 0, 0, 0, 34, 3),
+    "阿美": (1, 3, 0, 0, 0, 0, 0, 0, 15, None),
+    "老张": (1, 3, 0, 0, 0, 0, 0, 1, 6, None),
+}
+THIS_MONTH = {
+    "小王": (1, 2, 0, 0, 0, -1, 0, 0, -1, None),
+    "小李": (1, 2, 0, 0, 1, 0, 0, 0, -2, None),
+    "阿美": (1, 2, 2, 0, 0, 2, 0, 0, 5, 2),
+    "老张": (1, 2, 0, 0, 1, -1, 0, 0, -2, None),
+}
+
+
+def test_every_table_over_a_period_as_worked_by_hand(evenings, today):
+    group, ids = evenings
+    for key, expected in (("last_month", LAST_MONTH), ("this_month", THIS_MONTH)):
+        statistics = period_statistics(group, period_of({"period": key}, today))
+        assert records_by_name(statistics) == expected, key
+        (standing,) = statistics.sessions  # one evening each; its totals start from 0
+        nets = {name: row[8] for name, row in expected.items()}
+        assert {name: standing.nets[pk] for name, pk in ids.items()} == nets
+        assert {name: standing.totals[pk] for name, pk in ids.items()} == nets
+    everything = records_by_name(period_statistics(group, period_of({}, today)))
+    assert everything == records_by_name(group_statistics(group))
+    assert everything["阿美"][:3] == (2, 5, 2) and everything["阿美"][8] == 20
+
+
+def test_a_periods_tables_take_eight_queries_whatever_the_number_of_hands(owner, today):
+    counts = []
+    group, session = make_table(owner)
+    for hands in (2, 12):
+        while session.rounds.count() < hands:
+            services.round_record(actor=owner, session=session, body=FEED)
+        with CaptureQueriesContext(connection) as queries:
+            statistics = period_statistics(group, period_of({"period": "this_month"}, today))
+        assert sum(record.hands for record in statistics.players) == 4 * hands
+        counts.append(len(queries))
+    assert counts[0] == counts[1] == 8, counts
+
+
+def test_the_statistics_api_gives_the_records_and_standings_of_the_period_beside_the_all_time_ones(
+    evenings, api
+):
+    group, ids = evenings
+    body = api.get(reverse("ledger:group-statistics", args=[group.pk]), {"period": "last_month"}).json()
+    records = {row["name"]: row for row in body["period"]["records"]}
+    assert {name: row["net"] for name, row in records.items()} == {
+        "小王": -55,
+        "小李": 34,
+        "阿美": 15,
+        "老张": 6,
+    }
+    assert records["小李"]["hands_won"] == 2 and records["小王"]["dealt_in"] == 1
+    assert records["老张"]["chajiao"] == 1
+    (standing,) = body["period"]["standings"]
+    assert {row["player"]: row["points"] for row in standing["totals"]}[ids["小王"]] == -55
+    # the top-level fields answer as before: all time
+    assert {row["name"]: row["net"] for row in body["players"]}["小王"] == -56 and len(body["sessions"]) == 2
+
+
+def test_the_statistics_page_shows_every_table_over_the_period_and_a_range_it_cannot_read(
+    evenings, owner, today
+):
+    group, _ = evenings
+    client = logged_in(owner)
+    url = reverse("group-stats", args=[group.pk])
+    this_month = client.get(url, {"period": "this_month"})
+    rows = dict(this_month.context["figures"])
+    names = [record.name for record in this_month.context["players"]]
+    assert [cell.text for cell in rows["手数"]] == ["2"] * 4 and len(this_month.context["standings"]) == 1
+    assert dict(zip(names, (cell.sign for cell in rows["总分"]), strict=True)) == {
+        "小王": -1,
+        "小李": -2,
+        "阿美": 5,
+        "老张": -2,
+    }
+    first = today.replace(day=1) - timedelta(days=20)
+    day = {"period": "range", "from": first.isoformat(), "to": first.isoformat()}
+    ranged = client.get(url, day)
+    assert len(ranged.context["standings"]) == 1 and f'value="{first.isoformat()}"' in ranged.content.decode()
+    backwards = client.get(url, {"period": "range", "from": "2026-12-02", "to": "2026-12-01"})
+    assert "时段的结束早于开始。" in visible_text(backwards) and len(backwards.context["standings"]) == 2
+    english = visible_text(client.get(url, {"period": "range", "from": "x", "to": "y"}, **ENGLISH))
+    assert "Every table of this page counts the sessions of the period chosen here." in english
