@@ -129,7 +129,7 @@ def misses(figures: dict[str, Any]) -> dict[str, list[str]]:
 def _growth(earlier: dict[str, Any] | None, later: dict[str, Any]) -> float | None:
     if not earlier or earlier.get("stopped") or later.get("stopped") or "server_ms" not in earlier:
         return None
-    return later["server_ms"] / max(earlier["server_ms"], 0.001)
+    return float(later["server_ms"] / max(earlier["server_ms"], 0.001))
 
 
 def rows(database: str, figures: dict[str, Any]) -> list[Row]:

@@ -64,7 +64,7 @@ class Table:
 
     @classmethod
     def read(cls, model: type[Any], **where: int) -> Table:
-        columns = tuple(f.column for f in model._meta.concrete_fields)
+        columns = _columns(model)
         # PostgreSQL hands jsonb back parsed: as text it is written back as it was read.
         cast = {
             f.column: "::text" for f in model._meta.concrete_fields if f.get_internal_type() == "JSONField"
@@ -121,8 +121,12 @@ def record_template(owner: Any, group: Group, players: Sequence[Player], *, coin
     )
 
 
+def _columns(model: type[Any]) -> tuple[str, ...]:
+    return tuple(f.column for f in model._meta.concrete_fields)
+
+
 def _versions_of(session: Session) -> Table:
-    table = Table(RoundVersion, tuple(f.column for f in RoundVersion._meta.concrete_fields), [])
+    table = Table(RoundVersion, _columns(RoundVersion), [])
     for round_id in Round.objects.filter(session=session).values_list("id", flat=True):
         table.rows += Table.read(RoundVersion, round_id=round_id).rows
     table.rows.sort(key=lambda row: row["id"])

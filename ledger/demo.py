@@ -5,7 +5,7 @@ Tonight's seats: 0 小王, 1 小李, 2 阿美, 3 老张. Some wins are given as 
 others by their fan, as a scorekeeper would enter them.
 """
 
-from typing import Any
+from typing import Any, TypedDict
 
 USERNAME = "demo"
 PASSWORD = "demo-sczmj"  # noqa: S105 - the demo accounts' documented password
@@ -13,7 +13,14 @@ GROUP = "周五麻将"
 PLAYERS = ("小王", "小李", "阿美", "老张")
 SESSION = "第一场"
 RULES = {"preset": "chengdu"}
-COINS = {"room_coefficient": 100, "starting_balances": [20000, 20000, 20000, 20000]}
+
+
+class Coins(TypedDict):
+    room_coefficient: int
+    starting_balances: list[int]
+
+
+COINS: Coins = {"room_coefficient": 100, "starting_balances": [20000, 20000, 20000, 20000]}
 
 
 def _win(discarder: int | None, *winners: tuple[int, Any], **flags: Any) -> dict[str, Any]:
