@@ -86,6 +86,7 @@ class RoundResult:
     coins: CoinResult | None
     state: RoundState
     rules: Rules
+    before: tuple[RoundState, ...] = ()  # the round as each event found it: who had won or left by then
 
     @property
     def adjustment_round(self) -> bool:
@@ -140,8 +141,10 @@ def settle_round(
     state = RoundState(dealer=seat, winners_play_on=table_rules.winners_play_on)
     transfers: list[Transfer] = []
     summaries: list[EventSummary] = []
+    before: list[RoundState] = []
     moved = 0
     for event in parsed:
+        before.append(state)
         handler = HANDLERS[type(event)]
         step = handler(state, event, table)
         moved = _check_round_bound(moved + sum([transfer.points for transfer in step.transfers]), event.index)
@@ -163,6 +166,7 @@ def settle_round(
         coins=None if stakes is None else settle_coins(net, house, stakes, table_rules.tax_rate, seat),
         state=state,
         rules=table_rules,
+        before=tuple(before),
     )
 
 

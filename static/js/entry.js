@@ -9,6 +9,10 @@
  *   recorded from the bar at the bottom, is brought into view when it appears.
  * - It holds a live page's poll (live.js's "live:hold") while this phone enters an event: what counts and
  *   why, docs/pages.md, "Live view".
+ * - 改 on an event of the list fills the form in place with that event's choices (the server's, in the
+ *   link's data-choices), offers the seats as the event found them, and previews; 保存 / 删除 post with
+ *   the form's edit index, 取消 resets (docs/pages.md, "Changing an event"). Without script the link opens
+ *   ?edit=K, the same form filled in by the server.
  */
 (function () {
   "use strict";
@@ -22,8 +26,12 @@
     return input ? input.value : null;
   }
 
+  const editIndex = form.querySelector("[data-edit-index]");
+  function editing() { return editIndex.value !== ""; }
+
   function kongComplete() {
-    if (chosen("ev_type") !== "kong" || chosen("kong_player") === null) return false;
+    // A kong being changed is saved with 保存, never at its third tap: that would record a new one.
+    if (editing() || chosen("ev_type") !== "kong" || chosen("kong_player") === null) return false;
     const kind = chosen("kong_kind");
     return kind !== null && (kind !== "direct" || chosen("kong_from") !== null);
   }
@@ -73,12 +81,15 @@
     picker.bind(fields, handsByBox.get(details.dataset.tiles));
   }, true);
 
-  // A hand the server has moved on: reset the choices and follow it.
+  // A hand the server has moved on: reset the choices and follow it (``seats``: #entry-seats, or 改's link,
+  // which carries the seats as its event found them).
   function follow(seats) {
     const out = new Set(seats.dataset.out.split(" ").filter(Boolean));
     const settled = new Set((seats.dataset.settled || "").split(" ").filter(Boolean));  // not asked at a 流局
-    const dealer = seats.dataset.dealer;
+    const dealer = document.getElementById("entry-seats").dataset.dealer;
     form.reset();
+    editIndex.value = "";  // a hidden input's value is its attribute: reset() keeps it
+    document.querySelectorAll(".event--editing").forEach(function (event) { event.classList.remove("event--editing"); });
     handsByBox.clear();
     form.querySelectorAll("[data-by-tiles][open]").forEach(function (details) { details.open = false; });
     form.querySelectorAll("input[data-seat]").forEach(function (input) {
@@ -94,6 +105,35 @@
       });
     });
   }
+
+  // 改: the event's choices into the form, the seats as it found them, then a preview of the hand changed.
+  function fill(choices) {
+    Object.keys(choices).forEach(function (name) {
+      form.querySelectorAll("[name='" + name + "']").forEach(function (input) {
+        if (input.type === "radio") input.checked = input.value === choices[name];
+        else if (input.type === "checkbox") input.checked = true;
+        else input.value = choices[name];
+      });
+    });
+  }
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest ? event.target.closest("[data-edit]") : null;
+    if (link) {
+      event.preventDefault();
+      follow(link);
+      fill(JSON.parse(link.dataset.choices));
+      editIndex.value = link.dataset.edit;
+      link.closest(".event").classList.add("event--editing");
+      form.querySelector(".steps").scrollIntoView({ block: "start" });
+      form.querySelector("input[name=ev_type]:checked").dispatchEvent(new Event("change", { bubbles: true }));
+      return;
+    }
+    if (event.target.closest && event.target.closest("[data-edit-cancel]")) {
+      event.preventDefault();
+      follow(document.getElementById("entry-seats"));
+      document.getElementById("entry-bar").replaceChildren();
+    }
+  });
 
   // 座位与规则, open on arrival, is closed by the first write of the entry (not by a change of the setup).
   // Read as each answer is swapped, not as its request leaves: a poll may leave while a tap is on its way.

@@ -1,10 +1,12 @@
-"""From the entry's taps to one settle event (the API's own event object) and its note.
+"""From the entry's taps to one settle event (the API's own event object) and its note, and back.
 
-Whether an event is possible is the engine's call; this module only checks that a choice was made at all
-(a forgotten tap, ``ChoiceMissing``). A win or a ready hand entered with the quick picker (pattern chip,
-根, 天胡/地胡) goes to the engine as its final fan, computed by the engine's ``fan_of_pattern`` from the
-table's rules and the toggles; the note keeps what was tapped (``{"2": {"pattern": "qing_yi_se", "gen": 1}}``,
-keyed by seat) so the explanation is written again in the reader's language, not stored in the writer's.
+``choices_of`` goes the other way: the taps that enter a recorded event again, which 改 fills the entry
+with (docs/pages.md, "Changing an event"). Whether an event is possible is the engine's call; this module
+only checks that a choice was made at all (a forgotten tap, ``ChoiceMissing``). A win or a ready hand
+entered with the quick picker (pattern chip, 根, 天胡/地胡) goes to the engine as its final fan, computed
+by the engine's ``fan_of_pattern`` from the table's rules and the toggles; the note keeps what was tapped
+(``{"2": {"pattern": "qing_yi_se", "gen": 1}}``, keyed by seat) so the explanation is written again in the
+reader's language, not stored in the writer's.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from calculator.engine import (
     fan_of_pattern,
 )
 from settlement.engine import NEAR_THE_END, DrawStatus, EventKind, KongKind
-from web.notation import melds_payload, parse_melds, tile_names
+from web.notation import MELD_TEXT, Meld, melds_payload, melds_text, parse_melds, tile_names
 from web.seats import SEATS, seat_number
 
 EVENT_KINDS = tuple(EventKind)
@@ -307,3 +309,114 @@ def build_event(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) 
     if builder is None:
         raise ChoiceMissing("ev_type", _("Choose what happened: kong, win, draw, escape or a penalty."))
     return builder(data, rules, active)
+
+
+# --- and back: the choices that enter an event again (改) -------------------------------------------------
+
+Choices = dict[str, str]
+
+
+def _tiles_back(hand: Mapping[str, Any], prefix: str, seat: int) -> Choices:
+    """A seat's tiles box and melds box as ``_hand`` read them (a winning hand's winning tile last)."""
+    concealed = hand.get("concealed", "")
+    tiles = "".join(concealed) if isinstance(concealed, list | tuple) else str(concealed)
+    melds = [Meld(str(meld.get("kind")), str(meld.get("tile"))) for meld in hand.get("melds") or ()]
+    return {
+        f"{prefix}tiles_{seat}": tiles + str(hand.get("win_tile") or ""),
+        f"{prefix}melds_{seat}": melds_text(meld for meld in melds if meld.kind in _MELD_KINDS),
+    }
+
+
+def _quick_back(entry: QuickEntry | None, prefix: str, seat: int) -> Choices:
+    if entry is None:
+        return {}
+    return {f"{prefix}pattern_{seat}": entry.pattern, f"{prefix}gen_{seat}": str(entry.gen)}
+
+
+def _kong_back(event: Mapping[str, Any], quick: Mapping[int, QuickEntry]) -> Choices:
+    feeder = event.get("from")
+    return {
+        "kong_player": str(event.get("player")),
+        "kong_kind": str(event.get("kind")),
+        **({"kong_from": str(feeder)} if feeder is not None else {}),
+    }
+
+
+def _win_back(event: Mapping[str, Any], quick: Mapping[int, QuickEntry]) -> Choices:
+    whose = event.get("from")
+    how = "self_draw" if whose is None else f"{'robbing' if event.get('robbing_kong') else 'discard'}:{whose}"
+    choices: Choices = {"win_how": how}
+    choices.update({flag: "on" for flag in ("after_kong", "last_tile") if event.get(flag)})
+    for winner in event.get("winners") or ():
+        seat = winner.get("player")
+        choices[f"winner_{seat}"] = "on"
+        hand = winner.get("hand")
+        back = (
+            _tiles_back(hand, "", seat)
+            if isinstance(hand, Mapping)
+            else _quick_back(quick.get(seat), "", seat)
+        )
+        choices.update(back)
+        tian_di = next((key for key in TIAN_DI if winner.get(key)), "")
+        choices[f"tiandi_{seat}"] = tian_di
+    return choices
+
+
+def _readiness_back(players: Any, quick: Mapping[int, QuickEntry]) -> Choices:
+    choices: Choices = {}
+    for player in players or ():
+        seat = player.get("player")
+        hand = player.get("hand")
+        if isinstance(hand, Mapping):
+            choices.update(_tiles_back(hand, "draw", seat))
+            continue
+        choices[f"draw_{seat}"] = str(player.get("status"))
+        choices.update(_quick_back(quick.get(seat), "draw", seat))
+    return choices
+
+
+def _draw_back(event: Mapping[str, Any], quick: Mapping[int, QuickEntry]) -> Choices:
+    return _readiness_back(event.get("players"), quick)
+
+
+def _escape_back(event: Mapping[str, Any], quick: Mapping[int, QuickEntry]) -> Choices:
+    tiles_left = event.get("tiles_left")
+    counted = isinstance(tiles_left, int) and tiles_left < TILES_LEFT_NOT_COUNTED
+    return {
+        "escape_player": str(event.get("player")),
+        "tiles_left": str(tiles_left) if counted else "",
+        **_readiness_back(event.get("players"), quick),
+    }
+
+
+def _adjust_back(event: Mapping[str, Any], quick: Mapping[int, QuickEntry]) -> Choices:
+    amount = event.get("amount")
+    text = str(event.get("reason") or "")
+    reason, _sep, words = text.partition(" · ")
+    if reason not in ADJUST_REASONS or reason == OTHER_REASON:
+        reason, words = OTHER_REASON, text
+    return {
+        "adjust_from": str(event.get("from")),
+        "adjust_to": str(event.get("to")),
+        **({"adjust_amount": str(amount)} if amount in ADJUST_AMOUNTS else {"adjust_points": str(amount)}),
+        "adjust_reason": reason,
+        "adjust_note": words,
+    }
+
+
+_MELD_KINDS = frozenset(MELD_TEXT)
+BACK: dict[str, Callable[[Mapping[str, Any], Mapping[int, QuickEntry]], Choices]] = {
+    EventKind.KONG: _kong_back,
+    EventKind.WIN: _win_back,
+    EventKind.DRAW: _draw_back,
+    EventKind.ESCAPE: _escape_back,
+    EventKind.ADJUST: _adjust_back,
+}
+
+
+def choices_of(event: Mapping[str, Any], note: str) -> Choices:
+    """The entry's choices that ``build_event`` reads back as ``event`` and ``note`` (an event the API
+    entered by its fan alone comes back as the quick picker's default, which the preview then shows)."""
+    kind = str(event.get("type"))
+    back = BACK.get(kind)
+    return {"ev_type": kind, **(back(event, notes_of(note)) if back else {})}

@@ -74,3 +74,13 @@ def test_a_burned_penalty_is_paid_to_the_house():
     money = result.event_money(0)
     assert (money.net, money.house) == ((-48, 0, 0, 0), 48)
     assert money.paid == (Paid(A, None, 48),)
+
+
+def test_the_result_keeps_the_round_as_each_event_found_it():
+    """改 offers the choices an event had when it happened (web/entry/page.py): who had won or left by then."""
+    escape = {"type": "escape", "player": D, "tiles_left": 20}
+    result = settle(win(B, by_fan(C, 2)), kong(A, "concealed"), escape)
+    met = [(state.winners, state.escaped, state.active) for state in result.before]
+    assert met == [((), (), (A, B, C, D)), ((C,), (), (A, B, D)), ((C,), (), (A, B, D))]
+    assert (result.state.winners, result.state.escaped) == ((C,), (D,))  # after the last, not before it
+    assert result.before[0] == settle().state  # the first event meets the round as it begins
