@@ -77,7 +77,7 @@ def test_a_burned_penalty_is_paid_to_the_house():
 
 
 def test_the_result_keeps_the_round_as_each_event_found_it():
-    """改 offers the choices an event had when it happened (web/entry/page.py): who had won or left by then."""
+    """改 offers the choices an event had when it happened (web/entry/page.py): who had won or left then."""
     escape = {"type": "escape", "player": D, "tiles_left": 20}
     result = settle(win(B, by_fan(C, 2)), kong(A, "concealed"), escape)
     met = [(state.winners, state.escaped, state.active) for state in result.before]
