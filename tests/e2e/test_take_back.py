@@ -1,6 +1,7 @@
 """撤销 on the end card takes a finished hand back (issue 15 point 5): on one phone the scorekeeper taps it,
 and a second phone's totals go back within 3 s without a reload; the round is voided by a reversal version
-and verify_ledger stays clean; redo records it again. In Chinese and English at 360 px.
+and verify_ledger stays clean; redo records it again. On /round/ too (one phone: its evening lives in that
+phone's own session). In Chinese and English at 360 px.
 
 Screenshots: /tmp/sczmj-takeback-*.png.
 """
@@ -82,3 +83,36 @@ def test_undo_on_the_end_card_takes_the_hand_back_on_every_phone(phones: Phones,
     round_.refresh_from_db()
     assert not round_.voided and round_.version == 3
     assert list(integrity.verify_session(Session.objects.get(pk=table["session"].pk))) == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "over", "undo"), [("zh-CN", "第 1 手结束", "撤销"), ("en", "Hand 1 is over", "Undo")]
+)
+def test_undo_on_the_end_card_takes_the_hand_back_on_the_round_page(phones: Phones, locale, over, undo):
+    """/round/ keeps its evening in this phone's own session, so there is no second phone to follow: its
+    end card's 撤销 takes the finishing event back, the totals return, and 重做 finishes the hand again."""
+    phone = phones.open(None, "/round/", locale=locale)
+    play_to_the_end(phone)
+    before_the_end = totals(phone)
+    choose(phone, "ev_type", "win")
+    tick(phone, "winner_3")
+    choose(phone, "win_how", "self_draw")
+    record(phone)
+    expect(phone.locator(".endcard")).to_contain_text(over)
+    finished = totals(phone)
+    assert finished != before_the_end
+    button = phone.locator(".endcard__undo")
+    expect(button).to_contain_text(undo)
+    assert button.bounding_box()["height"] >= 44
+
+    button.click()
+    expect(phone.locator(".endcard")).to_have_count(0)
+    for seat, total in enumerate(before_the_end):
+        expect(phone.locator("#entry-seats .seat__total").nth(seat)).to_have_text(total)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    photograph(phone, f"takeback-round-reopened-{locale}")
+
+    phone.locator(".redo").click()
+    expect(phone.locator(".endcard")).to_contain_text(over)
+    for seat, total in enumerate(finished):
+        expect(phone.locator("#entry-seats .seat__total").nth(seat)).to_have_text(total)
