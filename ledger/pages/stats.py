@@ -184,6 +184,7 @@ def period_asked(request: HttpRequest) -> tuple[periods.Period, str]:
 
 def period_context(period: periods.Period, group: Group) -> dict[str, Any]:
     """The period's nets and its pairwise figures (``ledger.periods``)."""
+    last_day = period.end - timedelta(days=1) if period.end else None
     figures = periods.period_figures(group, period)
     seated = sorted(
         (record for record in figures.players if record.sessions),
@@ -192,8 +193,9 @@ def period_context(period: periods.Period, group: Group) -> dict[str, Any]:
     names = {record.player_id: record.name for record in figures.players}
     return {
         "period": period,
+        "last_day": last_day,  # the period's end is the first day not counted
         "range_from": period.start if period.key == "range" else None,
-        "range_to": period.end - timedelta(days=1) if period.key == "range" and period.end else None,
+        "range_to": last_day if period.key == "range" else None,
         "period_tabs": [(key, label, key == period.key) for key, label in PERIOD_LABELS.items()],
         "period_players": seated,
         "period_sessions": figures.sessions,

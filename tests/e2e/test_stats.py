@@ -1,11 +1,13 @@
 """统计 at 360 x 780 on the demo group (three evenings): reached from home in one tap, every table fits the
 phone without scrolling sideways, in Chinese and in English, light and dark. Screenshots:
-/tmp/sczmj-group-stats-*.png and /tmp/sczmj-group-stats-en-*.png."""
+/tmp/sczmj-group-stats-*.png and /tmp/sczmj-group-stats-en-*.png; a range of one day narrows every table
+(/tmp/sczmj-group-stats-range-*.png)."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from ledger import demo
@@ -47,6 +49,17 @@ def test_the_demo_groups_statistics_read_on_a_phone(phone_page: Page, live_serve
     expect(page.locator("#biggest .bighands li")).to_have_count(len(demo.PLAYERS))
     expect(page.locator("#biggest")).to_contain_text("龙七对")  # a biggest hand scored from its tiles
     photograph(page, "group-stats")
+    fits_the_phone(page)
+    tables_fit(page)
+
+    # every table follows the period: tonight's day alone is tonight's evening (the others were weeks ago)
+    tonight = timezone.localdate().isoformat()
+    page.locator(".periodrange input[name=from]").fill(tonight)
+    page.locator(".periodrange input[name=to]").fill(tonight)
+    page.get_by_role("button", name="看这几天").click()
+    expect(standings).to_have_count(1)
+    expect(page.locator(".periodrange input[name=from]")).to_have_value(tonight)
+    photograph(page, "group-stats-range")
     fits_the_phone(page)
     tables_fit(page)
 

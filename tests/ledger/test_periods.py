@@ -324,6 +324,7 @@ def test_the_statistics_page_shows_every_table_over_the_period_and_a_range_it_ca
     day = {"period": "range", "from": first.isoformat(), "to": first.isoformat()}
     ranged = client.get(url, day)
     assert len(ranged.context["standings"]) == 1 and f'value="{first.isoformat()}"' in ranged.content.decode()
+    assert ranged.context["last_day"] == first  # the days said are those counted, the last one included
     backwards = client.get(url, {"period": "range", "from": "2026-12-02", "to": "2026-12-01"})
     assert "时段的结束早于开始。" in visible_text(backwards) and len(backwards.context["standings"]) == 2
     english = visible_text(client.get(url, {"period": "range", "from": "x", "to": "y"}, **ENGLISH))
