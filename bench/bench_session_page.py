@@ -181,7 +181,9 @@ def _poll_of(page: Any) -> tuple[str, dict[str, str]]:
     found = re.search(r"<[^>]* data-live[ >][^>]*>", page.content.decode())
     assert found is not None, "the page polls"
     element = found.group(0)
-    url = html.unescape(re.search(r'hx-get="([^"]+)"', element).group(1))  # type: ignore[union-attr]
+    link = re.search(r'hx-get="([^"]+)"', element)
+    assert link is not None, "the poll has its address"
+    url = html.unescape(link.group(1))
     extra = re.search(r"hx-headers='([^']+)'", element)
     return url, {"HX-Request": "true", **(json.loads(html.unescape(extra.group(1))) if extra else {})}
 

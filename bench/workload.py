@@ -180,7 +180,8 @@ def calls(hand_count: int, skip: int = 0) -> dict[str, list[Call]]:
     positions_34 = [array_34(h.concealed) for h in hands[hand_count:]]
     positions = [(format_tiles(h.concealed), h.melds) for h in hands[hand_count:]]
     # Each lambda binds its loop values as defaults (mypy cannot infer such a lambda: the ignores below);
-    # a lambda, not a partial, so every call costs what the empty one measures.
+    # a lambda, not a partial, so every call costs what the empty one measures (type: ignore[misc]: mypy
+    # infers no type for a lambda's default arguments, the loop variables it binds).
     return {
         "empty": [lambda: None for _ in scored],
         "is_agari": [lambda c=c: Agari.is_agari(c) for c in full_34],  # type: ignore[misc]

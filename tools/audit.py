@@ -81,6 +81,7 @@ def audit(pins: dict[str, str]) -> dict[str, object]:
 def main() -> int:
     pins = runtime_dependencies()
     report = audit(pins)
+    # pip-audit's JSON report: its dependencies are a list (audit returns the parsed report, typed object)
     dependencies = list(report.get("dependencies", []))  # type: ignore[call-overload]
     vulnerable = [dep for dep in dependencies if dep.get("vulns")]
     unaudited = [dep for dep in dependencies if dep.get("skip_reason")]

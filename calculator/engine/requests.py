@@ -83,9 +83,9 @@ def rules_from(raw: object) -> Rules:
     try:
         key = json.dumps(raw, sort_keys=True)
     except (TypeError, ValueError):  # not plain JSON (a page's own values): no cache, same validation
-        return Rules.from_dict(raw)  # type: ignore[arg-type]
+        return Rules.from_dict(raw)
     if len(key) > MAX_CACHED_RULES_JSON:  # a real table's rules are short; a padded one must not fill memory
-        return Rules.from_dict(raw)  # type: ignore[arg-type]
+        return Rules.from_dict(raw)
     return _cached_rules(key)
 
 

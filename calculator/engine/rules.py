@@ -99,7 +99,7 @@ class Rules:
     min_fan_to_win: int = option_default("min_fan_to_win")
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None = None, *, field_name: str = "rules") -> Rules:
+    def from_dict(cls, data: object = None, *, field_name: str = "rules") -> Rules:
         """Validate a ``rules`` object: a preset (default ``chengdu``) plus option overrides."""
         if data is None:
             data = {}

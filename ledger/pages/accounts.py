@@ -42,6 +42,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form: UserCreationForm[User] = UserCreationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
+        # a DRF throttle on a page: it reads only request.user and META, which an HttpRequest has too
         if not SignUpThrottle().allow_request(request, None):  # type: ignore[arg-type]
             form.add_error(None, _("Too many new accounts from this address: try again in an hour."))
             return render(request, "ledger/accounts/sign_up.html", {"form": form}, status=429)

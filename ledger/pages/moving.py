@@ -76,6 +76,7 @@ def group_import_page(request: SignedInRequest) -> HttpResponse:
         size = {"size": f"{max_file_bytes() / 1024 / 1024:.1f}"}
         form.add_error("file", _("This file is larger than a group file may be (%(size)s MB).") % size)
         return _page(request, form, status=413)
+    # a DRF throttle on a page: it reads only request.user and META, which an HttpRequest has too
     if not GroupImportThrottle().allow_request(request, None):  # type: ignore[arg-type]
         form.add_error(None, _("Too many imports from this account: try again in an hour."))
         return _page(request, form, status=429)
