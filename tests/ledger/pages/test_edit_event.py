@@ -13,10 +13,13 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from bench.counting import settled
 from calculator.engine import EngineError
 from ledger import selectors, services
 from ledger import urls as _converters  # noqa: F401 (the pages' routes need the ledger's path converter)
@@ -25,6 +28,7 @@ from ledger.pages.session import SessionHandStore
 from settlement.engine import settler
 from tests.ledger.conftest import NAMES, make_table
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
+from tests.ledger.pages.test_session_taps import ORDINARY_QUERIES
 from web.entry.evening import EveningStore
 from web.entry.events import build_event, choices_of, table_rules
 from web.entry.store import Hand
@@ -288,3 +292,14 @@ def test_the_choices_of_an_event_enter_it_again(choices):
     rules, active = table_rules(RULES), (0, 1, 2, 3)
     event, note = build_event(choices, rules, active)
     assert build_event(choices_of(event, note), rules, active) == (event, note)
+
+
+def test_a_change_on_the_session_page_is_one_tap_like_any_other(owner):
+    """One settlement, and no more queries than an ordinary event (test_session_taps.py)."""
+    page = _session_page(owner)
+    fields = {"revision": str(page.hand().revision), "action": "replace", "edit": "0", **CHANGES[0].values[0]}
+    with settled() as settlements, CaptureQueriesContext(connection) as queries:
+        response = page.client.post(page.url, fields, **HTMX)
+    assert response.status_code == 200 and errors_of(response) == []
+    assert settlements.value == 1
+    assert len(queries) <= ORDINARY_QUERIES, [query["sql"][:80] for query in queries]
