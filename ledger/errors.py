@@ -179,6 +179,16 @@ MESSAGES: Catalogue = {
         "An idempotency key is 1 to {maximum} printable characters, or null.",
         "idempotency_key 须为 1 到 {maximum} 个可打印字符，或为 null。",
     ),
+    # ---- the table fee (``services.session_fee_set``)
+    "fee_amount": Message(
+        "The table fee must be a whole number from 0 (none) to {maximum:,}.",
+        "台费须为 0（不收）到 {maximum:,} 之间的整数。",
+    ),
+    "fee_split": Message("split must be one of {choices}.", "分摊方式只能是 {choices} 之一。"),
+    "fee_paid_by": Message(
+        "paid_by must be a player of this session, or null while the room is still to be paid.",
+        "垫付台费的人须是本场的玩家；还没付给场地时留空。",
+    ),
     # ---- payments toward a settle-up (``services.payment_mark``, ``payment_undo``)
     "payment_nothing_due": Message(
         "Nothing is left to pay from this player to that one in this session.",

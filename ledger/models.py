@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from settlement.engine import SEATS as SEAT_ORDER
+from settlement.engine import FeeSplit
 
 from .names import session_title
 
@@ -34,6 +35,7 @@ class Role(models.TextChoices):
 
 
 WRITER_ROLES = (Role.OWNER, Role.SCOREKEEPER)
+FEE_SPLITS = [(split.value, split.value) for split in FeeSplit]
 
 
 class Group(models.Model):
@@ -147,6 +149,14 @@ class Session(models.Model):
     # The read-only summary link (ledger/summary_links.py) signs the session's id with this number;
     # revoking the link moves it on, so every link signed before stops working.
     summary_link_revision = models.PositiveIntegerField(default=0)
+    # The table fee (台费, settlement/engine/fee.py; docs/ledger.md, "The table fee"): an amount in the
+    # session's unit (coins when it plays for coins), who bears it, and who paid the room (null: it is
+    # still to be paid, to the house). It changes the settle-up, never a net or the ledger.
+    fee_amount = models.PositiveBigIntegerField(default=0)
+    fee_split = models.CharField(max_length=10, choices=FEE_SPLITS, default=FeeSplit.AA.value)
+    fee_paid_by = models.ForeignKey(
+        "Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ("-id",)

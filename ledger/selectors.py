@@ -34,7 +34,16 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from calculator.engine import rules_from
-from settlement.engine import HandDraft, Reason, RoundResult, Undone, settle_round, settle_up
+from settlement.engine import (
+    FeeSplit,
+    HandDraft,
+    Reason,
+    RoundResult,
+    Undone,
+    fee_shares,
+    settle_round,
+    settle_up,
+)
 
 from .models import (
     SEATS,
@@ -316,7 +325,7 @@ def session_settle(
 
 def session_settle_up(session: Session) -> dict[str, Any]:
     """Who pays whom to bring every total to zero; burned points appear as a payment to the house."""
-    return points_settle_up(session_totals(session))
+    return points_settle_up(session, session_totals(session))
 
 
 def session_coin_settle_up(session: Session) -> dict[str, Any] | None:
@@ -332,8 +341,10 @@ def session_money_settle_up(session: Session) -> dict[str, Any]:
     return money_settle_up(session, session_totals(session))
 
 
-def points_settle_up(totals: SessionTotals) -> dict[str, Any]:
-    return _settled([seat.points for seat in totals.seats], totals.house, totals)
+def points_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any]:
+    """The points' settle-up; the table fee enters it when the session settles in points."""
+    fee = None if session.coins_enabled else session
+    return _settled([seat.points for seat in totals.seats], totals.house, totals, fee)
 
 
 def coin_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any] | None:
@@ -341,14 +352,41 @@ def coin_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any] | 
         return None
     starting = session.starting_balances or [0] * SEATS
     changes = [int(seat.coins or 0) - int(starting[seat.seat]) for seat in totals.seats]
-    return _settled(changes, totals.house_coins, totals)
+    return _settled(changes, totals.house_coins, totals, session)
 
 
 def money_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any]:
-    return coin_settle_up(session, totals) or points_settle_up(totals)
+    return coin_settle_up(session, totals) or points_settle_up(session, totals)
 
 
-def _settled(balances: list[int], house: int, totals: SessionTotals) -> dict[str, Any]:
+def table_fee(session: Session, nets: Sequence[int], totals: SessionTotals) -> dict[str, Any] | None:
+    """The session's table fee against ``nets`` (docs/ledger.md, "The table fee"): each seat's share, and
+    the seat who paid the room (None: the house is owed it). None without a fee."""
+    if not session.fee_amount:
+        return None
+    seat_of = {seat.player_id: seat.seat for seat in totals.seats}
+    return {
+        "amount": session.fee_amount,
+        "split": session.fee_split,
+        "paid_by": session.fee_paid_by_id,
+        "paid_by_seat": seat_of.get(session.fee_paid_by_id) if session.fee_paid_by_id else None,
+        "shares": list(fee_shares(nets, session.fee_amount, FeeSplit(session.fee_split))),
+    }
+
+
+def _settled(
+    nets: list[int], house: int, totals: SessionTotals, fee_of: Session | None = None
+) -> dict[str, Any]:
+    """The fewest payments that square ``nets`` and the house, the table fee of ``fee_of`` taken in first:
+    each seat bears its share, and whoever paid the room (else the house) is owed the fee."""
+    fee = table_fee(fee_of, nets, totals) if fee_of is not None else None
+    balances = list(nets)
+    if fee is not None:
+        balances = [net - share for net, share in zip(nets, fee["shares"], strict=True)]
+        if fee["paid_by_seat"] is None:
+            house += fee["amount"]
+        else:
+            balances[fee["paid_by_seat"]] += fee["amount"]
     names = [seat.player_name for seat in totals.seats]
     payments = []
     for payment in settle_up([*balances, house] if house else balances):
@@ -361,7 +399,7 @@ def _settled(balances: list[int], house: int, totals: SessionTotals) -> dict[str
                 "amount": payment.amount,
             }
         )
-    return {"balances": balances, "house": house, "payments": payments}
+    return {"balances": balances, "house": house, "payments": payments, "fee": fee}
 
 
 def _party(index: int) -> int | str:

@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from api.errors import ErrorSerializer
 from api.hand_shapes import seat_field, void_suits_field
+from settlement.engine import FeeSplit
 
 from .invite_links import invite_url, qr_svg
 from .models import (
@@ -171,6 +172,21 @@ class SeatSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(source="player.name")
 
 
+class TableFeeSerializer(serializers.Serializer[Any]):
+    """A session's table fee, and the body of ``POST sessions/{id}/fee/`` (checked by the service)."""
+
+    amount = serializers.IntegerField(
+        help_text="In the session's unit (coins when it plays for coins); 0: none."
+    )
+    split = serializers.ChoiceField(
+        choices=[split.value for split in FeeSplit],
+        help_text="aa: everyone alike; top_winner: the biggest winner; winners: the winners in proportion.",
+    )
+    paid_by = serializers.IntegerField(
+        allow_null=True, help_text="The player (id) who paid the room; null: the house is still owed it."
+    )
+
+
 class SessionSerializer(serializers.ModelSerializer[Session]):
     name = serializers.CharField(
         source="title",
@@ -187,6 +203,7 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
     )
     players = serializers.SerializerMethodField()
     coins = serializers.SerializerMethodField()
+    fee = serializers.SerializerMethodField(help_text='The table fee (docs/ledger.md, "The table fee").')
 
     class Meta:
         model = Session
@@ -204,7 +221,12 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
             "status",
             "created",
             "closed",
+            "fee",
         )
+
+    @extend_schema_field(TableFeeSerializer())
+    def get_fee(self, session: Session) -> dict[str, Any]:
+        return {"amount": session.fee_amount, "split": session.fee_split, "paid_by": session.fee_paid_by_id}
 
     def get_name_zh(self, session: Session) -> str:
         with translation.override("zh-hans"):
@@ -368,10 +390,22 @@ class SettleUpPaymentSerializer(serializers.Serializer[Any]):
         return fields
 
 
+class SettleUpFeeSerializer(TableFeeSerializer):
+    paid_by_seat = serializers.IntegerField(allow_null=True, help_text="paid_by's seat (null: the house).")
+    shares = serializers.ListField(child=serializers.IntegerField(), help_text="Each seat's share.")
+
+
 class SettleUpSerializer(serializers.Serializer[Any]):
-    balances = serializers.ListField(child=serializers.IntegerField())
-    house = serializers.IntegerField()
+    balances = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="What each seat's payments square: its net, less its share of the table fee, plus the "
+        "fee for whoever paid the room.",
+    )
+    house = serializers.IntegerField(
+        help_text="What the house is owed: burned points, and a fee not yet paid."
+    )
     payments = SettleUpPaymentSerializer(many=True)
+    fee = SettleUpFeeSerializer(allow_null=True, help_text="The table fee as it entered (null: none).")
 
 
 # --- debts: what each settle-up asked, what was marked paid, what is still owed (ledger/debts.py) -------

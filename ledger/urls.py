@@ -45,6 +45,7 @@ ROUTES = (
     (f"{GROUP}debts/", api.GroupDebtsView, "group-debts"),
     (SESSION, api.SessionDetailView, "session-detail"),
     (f"{SESSION}close/", api.SessionCloseView, "session-close"),
+    (f"{SESSION}fee/", api.SessionFeeView, "session-fee"),
     (f"{SESSION}rounds/", api.RoundListView, "round-list"),
     (f"{SESSION}ledger/", api.LedgerView, "session-ledger"),
     (f"{SESSION}totals/", api.TotalsView, "session-totals"),

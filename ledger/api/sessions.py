@@ -13,6 +13,7 @@ from ..serializers import (
     SessionCreateSerializer,
     SessionSerializer,
     SettleUpSerializer,
+    TableFeeSerializer,
     TotalsSerializer,
 )
 from .common import ERRORS, GROUP_ID, READ_ERRORS, SESSION_ID, ListView, SignedInApiRequest, _body
@@ -145,6 +146,27 @@ class SettleUpView(APIView):
     def get(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         return Response(selectors.session_settle_up(session))
+
+
+class SessionFeeView(APIView):
+    @extend_schema(
+        tags=["sessions"],
+        summary="Set the table fee: its amount, who bears it, who paid the room",
+        parameters=[SESSION_ID],
+        request=TableFeeSerializer,
+        responses={200: SessionSerializer, **ERRORS},
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_get(user=request.user, session_id=session_id)
+        body = request.data if isinstance(request.data, dict) else {}
+        session = services.session_fee_set(
+            actor=request.user,
+            session=session,
+            amount=body.get("amount"),
+            split=body.get("split", "aa"),
+            paid_by=body.get("paid_by"),
+        )
+        return Response(SessionSerializer(session).data)
 
 
 class LedgerView(ListView):

@@ -44,13 +44,22 @@ from .invites import (
     invite_revoke,
 )
 from .rounds import MAX_TRANSFER_POINTS, ROUND_FIELDS, ROUND_REQUIRED, round_correct, round_record, round_void
-from .sessions import MAX_COINS, MAX_ROOM_COEFFICIENT, session_close, session_start, session_start_by_names
+from .sessions import (
+    MAX_COINS,
+    MAX_FEE,
+    MAX_ROOM_COEFFICIENT,
+    session_close,
+    session_fee_set,
+    session_start,
+    session_start_by_names,
+)
 
 __all__ = [
     "DEFAULT_INVITE_HOURS",
     "HAND_KEY_PREFIX",
     "INVITE_TOKEN_BYTES",
     "MAX_COINS",
+    "MAX_FEE",
     "MAX_ID",
     "MAX_INVITE_HOURS",
     "MAX_NOTE_LENGTH",
@@ -89,6 +98,7 @@ __all__ = [
     "round_record",
     "round_void",
     "session_close",
+    "session_fee_set",
     "session_start",
     "session_start_by_names",
 ]

@@ -12,6 +12,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from calculator.engine import PATTERN_BY_KEY, Rules
+from settlement.engine import FeeSplit
 
 from .. import bounds
 from ..errors import LedgerError
@@ -166,6 +167,31 @@ def session_close(*, actor: User, session: Session) -> Session:
         session.closed = timezone.now()
         session.save(update_fields=["status", "closed"])
         _hand_follows_ledger(session)
+    return session
+
+
+MAX_FEE = 10**12  # far above any room's price in points or coins, far below the ledger's bounds
+
+
+@transaction.atomic
+def session_fee_set(
+    *, actor: User, session: Session, amount: object, split: object, paid_by: object
+) -> Session:
+    """Set the session's table fee (docs/ledger.md, "The table fee"): ``amount`` 0 (none) to MAX_FEE in
+    the session's unit, ``split`` one of ``FeeSplit``'s values, ``paid_by`` the id of a player of the
+    session who paid the room, or None while the house is still to be paid. Open or closed: the fee is
+    often known only when the evening ends, and it changes the settle-up, not the ledger."""
+    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    if not _is_whole(amount, 0, MAX_FEE):
+        raise LedgerError("fee_amount", field="amount", maximum=MAX_FEE)
+    if split not in {choice.value for choice in FeeSplit}:
+        raise LedgerError("fee_split", field="split", choices=", ".join(choice.value for choice in FeeSplit))
+    seated = set(SessionSeat.objects.filter(session=session).values_list("player_id", flat=True))
+    if paid_by is not None and paid_by not in seated:
+        raise LedgerError("fee_paid_by", field="paid_by")
+    session = _locked(session)
+    session.fee_amount, session.fee_split, session.fee_paid_by_id = amount, split, paid_by
+    session.save(update_fields=["fee_amount", "fee_split", "fee_paid_by"])
     return session
 
 

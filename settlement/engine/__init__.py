@@ -14,6 +14,7 @@ from .checks import robbed_kong_voided
 from .draft import KEPT, Drafted, DraftRefusal, HandDraft, Settle, StaleDraft, Undone, settler
 from .escape import NEAR_THE_END
 from .events import EACH, DrawStatus, EventKind, KongKind
+from .fee import FeeSplit, fee_shares
 from .requests import settle_from_payload
 from .settle import EventMoney, Paid, RoundResult, settle_round
 from .settle_up import Payment, settle_up
@@ -45,6 +46,7 @@ __all__ = [
     "EventKind",
     "EventMoney",
     "EventSummary",
+    "FeeSplit",
     "HandDraft",
     "KongKind",
     "KongPayment",
@@ -62,6 +64,7 @@ __all__ = [
     "Undone",
     "WinSummary",
     "WinnerScore",
+    "fee_shares",
     "robbed_kong_voided",
     "settle_from_payload",
     "settle_round",

@@ -29,6 +29,7 @@ SCOPED: dict[str, dict[str, str]] = {
     "group-debts": {"group_id": "group"},
     "session-detail": {"session_id": "session"},
     "session-close": {"session_id": "session"},
+    "session-fee": {"session_id": "session"},
     "round-list": {"session_id": "session"},
     "session-ledger": {"session_id": "session"},
     "session-totals": {"session_id": "session"},

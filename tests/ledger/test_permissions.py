@@ -31,6 +31,7 @@ def writes(session: Any, round_: Any, membership: Any) -> list[tuple[str, str, A
     payment = {"from_player": mark.payer_id, "to_player": mark.payee_id, "amount": 1}
     return [
         ("post", url("session-payments", session_id=session.pk), payment),
+        ("post", url("session-fee", session_id=session.pk), {"amount": 40, "split": "aa", "paid_by": None}),
         ("post", url("payment-undo", mark_id=mark.pk), None),
         ("post", url("player-list", group_id=group_id), {"name": "新人"}),
         ("post", url("session-list", group_id=group_id), {"name": "x", "players": [1, 2, 3, 4]}),
