@@ -374,19 +374,27 @@ def table_fee(session: Session, nets: Sequence[int], totals: SessionTotals) -> d
     }
 
 
+def fee_moves(fee: Mapping[str, Any] | None, seats: int) -> list[int]:
+    """What the fee does to each seat's balance, then to the house's: each seat bears its share, and
+    whoever paid the room (else the house) is owed the whole fee. All zeros without a fee."""
+    if fee is None:
+        return [0] * (seats + 1)
+    paid_by = seats if fee["paid_by_seat"] is None else fee["paid_by_seat"]
+    return [
+        (fee["amount"] if place == paid_by else 0) - (fee["shares"][place] if place < seats else 0)
+        for place in range(seats + 1)
+    ]
+
+
 def _settled(
     nets: list[int], house: int, totals: SessionTotals, fee_of: Session | None = None
 ) -> dict[str, Any]:
     """The fewest payments that square ``nets`` and the house, the table fee of ``fee_of`` taken in first:
     each seat bears its share, and whoever paid the room (else the house) is owed the fee."""
     fee = table_fee(fee_of, nets, totals) if fee_of is not None else None
-    balances = list(nets)
-    if fee is not None:
-        balances = [net - share for net, share in zip(nets, fee["shares"], strict=True)]
-        if fee["paid_by_seat"] is None:
-            house += fee["amount"]
-        else:
-            balances[fee["paid_by_seat"]] += fee["amount"]
+    *moved, to_house = fee_moves(fee, len(nets))
+    balances = [net + change for net, change in zip(nets, moved, strict=True)]
+    house += to_house
     names = [seat.player_name for seat in totals.seats]
     payments = []
     for payment in settle_up([*balances, house] if house else balances):

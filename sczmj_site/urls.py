@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("ledger.pages.history")),
     path("", include("ledger.pages.settle")),
     path("", include("ledger.pages.debts")),
+    path("", include("ledger.pages.fee")),
     path("", include("ledger.pages.card")),
     path("", include("ledger.pages.whatif")),
     path("", include("ledger.pages.chart")),

@@ -63,6 +63,21 @@ def export_rows(session: Any) -> Iterator[list[object]]:
         state = "作废 voided" if round_.voided else ("更正 corrected" if round_.version > 1 else "")
         yield [round_.position, round_.version, state, names[round_.dealer], *numbers]
     yield ["合计 total", "", "", "", *totals]
+    fee = selectors.session_money_settle_up(session)["fee"]
+    if fee is not None:
+        yield _fee_row(session, fee, names)
+
+
+def _fee_row(session: Any, fee: dict[str, Any], names: list[str]) -> list[object]:
+    """台费: what the fee does to each column of its unit (docs/ledger.md, "The table fee"): each player
+    bears his share, whoever paid the room (else the house) is owed it; the points' columns stay empty
+    when the session settles in coins."""
+    *players, house = selectors.fee_moves(fee, len(names))
+    paid_by = "房间 house" if fee["paid_by_seat"] is None else names[fee["paid_by_seat"]]
+    described = ["台费 fee", fee["amount"], fee["split"], paid_by]
+    if session.coins_enabled:
+        return [*described, *[""] * (len(names) + 1), *players]
+    return [*described, *players, house]
 
 
 def export_lines(session: Any) -> Iterator[str]:

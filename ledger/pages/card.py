@@ -44,6 +44,7 @@ from web.picture import render as render_picture
 from .. import selectors
 from ..models import Round, Session
 from ..summary_links import session_by_summary_token, summary_link_revoke
+from .fee import fee_line
 from .links import summary_url
 from .refusals import REFUSALS, refusal_message
 from .settle import player_lines, signed, what_moves
@@ -157,6 +158,7 @@ def _money(session: Session) -> dict[str, Any]:
         "asides": tuple(_("score %(n)s") % {"n": signed(line.points)} for line in lines) if in_coins else (),
         "unit": _("coins") if in_coins else "",
         "transfers": tuple((payment.payer, payment.payee, payment.amount) for payment in what_moves(session)),
+        "fee": fee_line(selectors.money_settle_up(session, totals)["fee"], [line.name for line in lines]),
         "names": tuple(seat.player_name for seat in totals.seats),
         "seat_of": {seat.player_id: seat.seat for seat in totals.seats},
     }
@@ -180,6 +182,10 @@ def _biggest(session: Session, money: Mapping[str, Any]) -> tuple[Highlight, ...
         heading=heading,
     )
     return (highlight,)
+
+
+def _fee_note(money: Mapping[str, Any]) -> tuple[str, ...]:
+    return (money["fee"],) if money["fee"] else ()
 
 
 def _base_card(session: Session, money: Mapping[str, Any], **parts: Any) -> Card:
@@ -206,7 +212,7 @@ def session_card(request: HttpRequest, session: Session) -> Card:
         money,
         highlights=_biggest(session, money),
         facts=table_counts(results),
-        notes=(rules_words(session.rules, page_language()),),
+        notes=(*_fee_note(money), rules_words(session.rules, page_language())),
         qr_text=summary_url(request, session),
         qr_caption=_("Scan for the summary"),
     )
@@ -276,7 +282,8 @@ def hand_card_png(request: SignedInRequest, session_id: int, round_id: int) -> H
 
 
 def summary_card(session: Session) -> Card:
-    return _base_card(session, _money(session))
+    money = _money(session)
+    return _base_card(session, money, notes=_fee_note(money))
 
 
 @require_safe
@@ -295,6 +302,7 @@ def summary_page(request: HttpRequest, token: str) -> HttpResponse:
         "subtitle": subtitle,
         "nets": money["nets"],
         "payments": money["transfers"],
+        "fee_line": money["fee"],
         "unit": money["unit"],
         "og_description": nets,
         "og_image": request.build_absolute_uri(reverse("session-summary-card", args=[token])),

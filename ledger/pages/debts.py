@@ -153,14 +153,14 @@ def carried_lines(rows: Sequence[DebtRow], all_told: Sequence[debts.Owing]) -> l
     return lines
 
 
-def _whole(text: str | None) -> int | str | None:
+def form_number(text: str | None) -> int | str | None:
     """A form's number as the service reads it: an int when it is one, else the text (refused by name)."""
     return int(text) if text is not None and text.strip().lstrip("-").isdigit() else text
 
 
 def _back(request: SignedInRequest, session: Session) -> str:
     """Back to the 结算 a mark was made from (a carried debt is marked toward an earlier session)."""
-    back = _whole(request.POST.get("back"))
+    back = form_number(request.POST.get("back"))
     shown = (
         session if not isinstance(back, int) else selectors.session_get(user=request.user, session_id=back)
     )
@@ -175,9 +175,9 @@ def payment_mark_page(request: SignedInRequest, session_id: int) -> HttpResponse
         services.payment_mark(
             actor=request.user,
             session=session,
-            payer_id=_whole(request.POST.get("from_player")),
-            payee_id=_whole(request.POST.get("to_player")),
-            amount=_whole(request.POST.get("amount")),
+            payer_id=form_number(request.POST.get("from_player")),
+            payee_id=form_number(request.POST.get("to_player")),
+            amount=form_number(request.POST.get("amount")),
         )
     except REFUSALS as error:
         messages.error(request, refusal_message(error))

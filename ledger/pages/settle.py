@@ -28,6 +28,7 @@ from web.htmx import SignedInRequest
 from .. import selectors, services
 from ..models import WRITER_ROLES, Session
 from . import debts as debt_pages
+from .fee import SPLIT_WORDS, fee_line
 from .links import group_stats_url, session_url, summary_url
 from .refusals import REFUSALS, refusal_message
 
@@ -91,6 +92,7 @@ def summary_text(
     players: Sequence[PlayerLine],
     payments: Sequence[Transfer],
     still_owed: Sequence[str] = (),
+    fee: str = "",
 ) -> str:
     """What the copy button puts on the clipboard: plain lines a group chat shows as they are. With coins
     the points are only the score and every transfer says it is in coins, so nobody pays the points."""
@@ -115,7 +117,7 @@ def summary_text(
     lines += [f"{payment.payer} → {payment.payee} {payment.amount}{unit}" for payment in payments] or [
         _("All square: nobody owes anything.")
     ]
-    return "\n".join([*lines, *still_owed])
+    return "\n".join([*lines, *([fee] if fee else []), *still_owed])
 
 
 @login_required
@@ -131,14 +133,19 @@ def _page(request: SignedInRequest, session: Session, *, alert: str = "", status
     payments = what_moves(session)
     role = selectors.role_in(user=request.user, group=session.group)
     owed = debt_pages.settle_context(request, session, role)
+    fee = fee_line(selectors.session_money_settle_up(session)["fee"], [line.name for line in players])
     context = {
         **owed.context,
+        "fee_line": fee,
+        "can_set_fee": role in WRITER_ROLES,
+        "fee_splits": SPLIT_WORDS.items(),
+        "seat_players": [(seat.player_id, seat.player_name) for seat in totals.seats],
         "session": session,
         "hands": totals.rounds,
         "players": players,
         "payments": payments,
         "house": totals.house,
-        "summary": summary_text(session, totals.rounds, players, payments, owed.summary_lines),
+        "summary": summary_text(session, totals.rounds, players, payments, owed.summary_lines, fee),
         "csv_url": reverse("ledger:session-export", kwargs={"session_id": session.pk}),
         "history_url": reverse("session-history", args=[session.pk]),
         "chart_url": reverse("session-chart", args=[session.pk]),

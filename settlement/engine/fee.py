@@ -1,4 +1,4 @@
-"""The table fee (台费 / 茶水, RULES.md has no rule for it; docs/settlement.md, "The table fee"): who bears
+"""The table fee (台费 / 茶水, RULES.md has no rule for it; docs/ledger.md, "The table fee"): who bears
 how much of one whole amount, so the shares always sum to it exactly.
 
 - ``AA``: everyone alike; the units that do not divide go one each to the players best placed tonight.

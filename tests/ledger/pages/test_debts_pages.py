@@ -5,10 +5,13 @@ correction left a difference; the group page says who still owes whom."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from ledger import services
+from ledger.api.csv_export import export_rows
 from ledger.models import PaymentMark, Player, Role
+from ledger.pages.card import session_card
 from tests.ledger.conftest import SELF_DRAW_B
 from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
 
@@ -113,3 +116,40 @@ def test_a_viewer_sees_the_accounts_without_a_form_and_only_the_maker_undoes(own
     assert PaymentMark.objects.count() == 1
     logged_in(owner).post(reverse("payment-undo-page", args=[mark.pk]))
     assert PaymentMark.objects.count() == 2
+
+
+def test_a_table_fee_set_on_the_settle_page_enters_the_transfers_summary_picture_and_csv(owner, played):
+    client = logged_in(owner)
+    answer = client.post(
+        reverse("session-fee-page", args=[played.pk]),
+        {"amount": "40", "split": "aa", "paid_by": str(ids(played.group)["小李"])},
+    )
+    assert answer.status_code == 303
+    page = settle(client, played)
+    text = visible_text(page)
+    line = "台费 40 · 均摊（AA） · 小李 垫付: 小王 10 · 小李 10 · 阿美 10 · 老张 10"
+    assert line in text and line in page.context["summary"]
+    assert "小王 → 小李 15" in page.context["summary"]
+    link = page.context["summary_url"].removeprefix("http://testserver")
+    assert line in visible_text(Client().get(link))
+    played.refresh_from_db()
+    assert line in session_card(page.wsgi_request, played).notes
+    rows = list(export_rows(played))
+    assert rows[-1] == ["台费 fee", 40, "aa", "小李", -10, 30, -10, -10, 0]
+    english = visible_text(client.get(reverse("session-settle", args=[played.pk]), **ENGLISH))
+    assert "Table fee 40 · everyone alike (AA) · paid by 小李" in english
+
+
+def test_a_bad_fee_is_said_on_the_page_and_a_viewer_has_no_form(owner, played, member_factory):
+    client = logged_in(owner)
+    answer = client.post(
+        reverse("session-fee-page", args=[played.pk]), {"amount": "-3", "split": "aa", "paid_by": ""}
+    )
+    assert "台费须为 0（不收）到" in visible_text(client.get(answer["Location"]))
+    played.refresh_from_db()
+    assert played.fee_amount == 0
+    viewer = logged_in(member_factory("viewer", Role.VIEWER))
+    assert "加台费" not in visible_text(settle(viewer, played))
+    viewer.post(reverse("session-fee-page", args=[played.pk]), {"amount": "5", "split": "aa", "paid_by": ""})
+    played.refresh_from_db()
+    assert played.fee_amount == 0
