@@ -156,7 +156,7 @@ class SessionFeeView(APIView):
         request=TableFeeSerializer,
         responses={200: SessionSerializer, **ERRORS},
     )
-    def post(self, request: Request, session_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         body = request.data if isinstance(request.data, dict) else {}
         session = services.session_fee_set(
