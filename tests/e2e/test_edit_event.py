@@ -18,8 +18,8 @@ from playwright.sync_api import Locator, Page, expect
 from ledger import selectors, services
 from ledger.models import Round, Session
 from tests.e2e.conftest import Phones
-from tests.e2e.test_live import FOLLOWS_WITHIN_MS, table  # noqa: F401 (the fixture)
-from tests.e2e.test_pages import photograph
+from tests.e2e.test_live import FOLLOWS_WITHIN_MS, record, table  # noqa: F401 (the fixture)
+from tests.e2e.test_pages import choose, photograph, tick
 from web.entry.events import build_event, table_rules
 
 pytestmark = pytest.mark.e2e
@@ -144,3 +144,37 @@ def test_a_wrong_fan_on_a_recorded_hand_is_fixed_from_the_history_in_seven_taps(
         round_.version == 2 and round_.events[1:] == first.events[1:] and round_.events[0] != first.events[0]
     )
     call_command("verify_ledger", stdout=StringIO())  # a CommandError names anything that does not hold
+
+
+@pytest.mark.parametrize(("locale", "pattern", "changing"), LOCALES)
+def test_on_the_round_page_a_finished_hand_kept_open_is_fixed_under_its_end_card(
+    phones: Phones, locale, pattern, changing
+):
+    """/round/ keeps a finished hand open until 下一手: its events stay listed with 改 below the end card."""
+    phone = phones.open(None, "/round/", locale=locale)
+    choose(phone, "ev_type", "win")
+    tick(phone, "winner_1")
+    choose(phone, "win_how", "discard:2")
+    record(phone)
+    expect(phone.locator("#entry-history .event")).to_have_count(1)
+    for recorded in (2, 3):
+        choose(phone, "ev_type", "kong")
+        choose(phone, "kong_player", "3")
+        choose(phone, "kong_kind", "concealed")
+        expect(phone.locator("#entry-history .event")).to_have_count(recorded)
+    choose(phone, "ev_type", "draw")
+    for seat in (0, 2, 3):
+        choose(phone, f"draw_{seat}", "not_ready")
+    record(phone)
+    expect(phone.locator(".endcard")).to_be_visible()
+    before = phone.locator(".endlist").inner_text()
+
+    thumb = Thumb()
+    fix_the_fan(thumb, phone, pattern, changing)
+    thumb.tap(phone.locator(".entrybar__replace"))
+    expect(phone.locator("#entry-history [data-event='0']")).to_contain_text(pattern)
+    expect(phone.locator(".endcard")).to_be_visible()
+    expect(phone.locator(".entrybar")).to_be_hidden()  # the end card's 下一手 is the way on again
+    assert thumb.taps == 3 and phone.locator(".endlist").inner_text() != before
+    fits(phone)
+    photograph(phone, f"edit-round-saved-{locale}")
