@@ -10,7 +10,7 @@ SERVE_KEY := .serve/secret_key
 # A deployment sets DJANGO_DEBUG=0 and DJANGO_SECRET_KEY (docs/deployment.md) and does not use make.
 export DJANGO_DEBUG ?= 1
 
-.PHONY: run serve test bench loadtest lint setup migrate messages pyodide axe
+.PHONY: run serve test bench loadtest lint lock lowest setup migrate messages pyodide axe
 
 setup: $(STAMP) pyodide axe
 
@@ -23,12 +23,26 @@ pyodide: $(STAMP)
 axe: $(STAMP)
 	$(PY) tools/fetch_axe.py
 
-$(STAMP): pyproject.toml
+# Installed from the lock: every package at the version and with the hashes requirements.lock names, then
+# the project itself (editable, nothing more). docs/deployment.md, "Dependencies", says how to upgrade.
+$(STAMP): pyproject.toml requirements.lock
 	@python=$$(tools/find-python) || exit 1; \
 	  [ -x $(PY) ] || { echo "Creating $(VENV) with $$python"; "$$python" -m venv $(VENV); }
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,tools,bench]'
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# The lock again from pyproject.toml's ranges, for every platform and Python >= 3.12. Upgrade one package:
+# make lock LOCK_ARGS="--upgrade-package django"; everything: make lock LOCK_ARGS=--upgrade.
+LOCK_EXTRAS := --extra test --extra tools --extra bench
+lock: $(STAMP)
+	$(VENV)/bin/uv pip compile pyproject.toml $(LOCK_EXTRAS) --universal --python-version 3.12 \
+	  --generate-hashes --quiet $(LOCK_ARGS) -o requirements.lock
+
+# The lowest versions pyproject.toml's ranges allow, in a venv of their own, and a part of the suite on them
+# (tools/lowest; .ci/run runs it): the floors are versions the project works with, not guesses.
+lowest: $(STAMP)
+	tools/lowest $(PY)
 
 messages: $(STAMP)
 	@if command -v msgfmt >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv -v 0; \

@@ -5,10 +5,12 @@ Only what the app runs on is audited: sczmj's own requirements and theirs, follo
 metadata (the test and tool extras never reach a server). A reviewed advisory is silenced by adding its
 id to ``.ci/audit-ignore.txt`` with a line saying why (``PYSEC-2026-1  # only the admin's …, unused``).
 
-PyPI answers advisories per release (``/pypi/<name>/<version>/json``). A package it could not answer for
-is named as *not audited*; with ``SCZMJ_AUDIT_REQUIRE=1`` that fails too. On the development machine of
-2026-12-01 the index in front of PyPI answered no per-release page (404), so nothing could be audited
-there: the step says so instead of passing as if it had looked.
+PyPI answers advisories per release (``/pypi/<name>/<version>/json``). Where that page is missing (the
+index in front of PyPI on the development machine of 2026-12-01 answered every per-release page 404), the
+project's page (``/pypi/<name>/json``) still answers for its newest release: its ``vulnerabilities`` are
+those of that release, so a dependency installed at its newest version (as ``make lock`` pins them) is
+audited from there. A package neither answered for is named as *not audited*; with
+``SCZMJ_AUDIT_REQUIRE=1`` that fails too.
 
     .venv/bin/python tools/audit.py
 """
@@ -21,12 +23,14 @@ import re
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from packaging.requirements import Requirement
 
 IGNORE_FILE = Path(__file__).resolve().parent.parent / ".ci" / "audit-ignore.txt"
+PROJECT_PAGE = "https://pypi.org/pypi/{name}/json"
 
 
 def runtime_dependencies(root: str = "sczmj") -> dict[str, str]:
@@ -78,21 +82,54 @@ def audit(pins: dict[str, str]) -> dict[str, object]:
     return dict(json.loads(result.stdout))
 
 
+def newest_release_advisories(name: str, version: str) -> list[dict[str, object]] | None:
+    """The advisories of ``name`` at ``version`` from the project's page, if ``version`` is its newest
+    release (the only one that page answers for); None when it is not, or the page does not answer."""
+    try:
+        with urllib.request.urlopen(PROJECT_PAGE.format(name=name), timeout=30) as answer:  # noqa: S310 - PyPI's https page
+            page = json.load(answer)
+    except (OSError, ValueError):
+        return None
+    if page.get("info", {}).get("version") != version:
+        return None
+    silenced = set(ignored())
+    return [
+        {"id": vuln["id"], "fix_versions": vuln.get("fixed_in", [])}
+        for vuln in page.get("vulnerabilities", [])
+        if not vuln.get("withdrawn") and not silenced & {vuln["id"], *vuln.get("aliases", [])}
+    ]
+
+
+def answered_elsewhere(
+    dependencies: list[dict[str, object]], pins: dict[str, str]
+) -> list[dict[str, object]]:
+    """pip-audit's report with each dependency it skipped audited from its project's page where it can be."""
+    filled = []
+    for dep in dependencies:
+        version = pins.get(str(dep["name"]), "")
+        if dep.get("skip_reason") and version:
+            vulns = newest_release_advisories(str(dep["name"]), version)
+            if vulns is not None:
+                dep = {"name": dep["name"], "version": version, "vulns": vulns}
+        filled.append(dep)
+    return filled
+
+
 def main() -> int:
     pins = runtime_dependencies()
     report = audit(pins)
     # pip-audit's JSON report: its dependencies are a list (audit returns the parsed report, typed object)
-    dependencies = list(report.get("dependencies", []))  # type: ignore[call-overload]
+    dependencies = answered_elsewhere(list(report.get("dependencies", [])), pins)  # type: ignore[call-overload]
     vulnerable = [dep for dep in dependencies if dep.get("vulns")]
     unaudited = [dep for dep in dependencies if dep.get("skip_reason")]
     for dep in vulnerable:
-        for vuln in dep["vulns"]:
+        for vuln in dep["vulns"]:  # type: ignore[attr-defined]
             fixed = ", ".join(vuln.get("fix_versions", [])) or "no fixed version yet"
             print(f"VULNERABLE {dep['name']} {dep['version']}: {vuln['id']} (fixed in {fixed})")
     audited = len(dependencies) - len(unaudited)
     print(f"pip-audit -s pypi: {audited} of {len(pins)} runtime dependencies audited, {len(vulnerable)} bad")
     if unaudited:
-        names = ", ".join(f"{dep['name']} {pins.get(dep['name'], '?')}" for dep in unaudited)
+        names = ", ".join(f"{dep['name']} {pins.get(str(dep['name']), '?')}" for dep in unaudited)
         print(f"NOT AUDITED (PyPI's advisory data did not answer for them): {names}")
     if vulnerable:
         return 1
