@@ -26,6 +26,7 @@ import tempfile
 import urllib.request
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
+from typing import Any
 
 from packaging.requirements import Requirement
 
@@ -82,7 +83,7 @@ def audit(pins: dict[str, str]) -> dict[str, object]:
     return dict(json.loads(result.stdout))
 
 
-def newest_release_advisories(name: str, version: str) -> list[dict[str, object]] | None:
+def newest_release_advisories(name: str, version: str) -> list[dict[str, Any]] | None:
     """The advisories of ``name`` at ``version`` from the project's page, if ``version`` is its newest
     release (the only one that page answers for); None when it is not, or the page does not answer."""
     try:
@@ -100,9 +101,7 @@ def newest_release_advisories(name: str, version: str) -> list[dict[str, object]
     ]
 
 
-def answered_elsewhere(
-    dependencies: list[dict[str, object]], pins: dict[str, str]
-) -> list[dict[str, object]]:
+def answered_elsewhere(dependencies: list[dict[str, Any]], pins: dict[str, str]) -> list[dict[str, Any]]:
     """pip-audit's report with each dependency it skipped audited from its project's page where it can be."""
     filled = []
     for dep in dependencies:
@@ -123,7 +122,7 @@ def main() -> int:
     vulnerable = [dep for dep in dependencies if dep.get("vulns")]
     unaudited = [dep for dep in dependencies if dep.get("skip_reason")]
     for dep in vulnerable:
-        for vuln in dep["vulns"]:  # type: ignore[attr-defined]
+        for vuln in dep["vulns"]:
             fixed = ", ".join(vuln.get("fix_versions", [])) or "no fixed version yet"
             print(f"VULNERABLE {dep['name']} {dep['version']}: {vuln['id']} (fixed in {fixed})")
     audited = len(dependencies) - len(unaudited)
