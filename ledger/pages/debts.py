@@ -33,6 +33,7 @@ class DebtRow:
 
     debt: debts.PairDebt
     session_name: str
+    amount: int  # the transfer tonight; for a carried debt, what is left of it
     status: str
     form: PaymentForm | None
 
@@ -77,12 +78,14 @@ def debt_rows(
     *,
     accounts: Mapping[int, int | None],
     session_names: Mapping[int, str],
+    carried: bool = False,
 ) -> tuple[DebtRow, ...]:
     """``pairs`` as rows; ``accounts`` is each player's account id (None without one)."""
     return tuple(
         DebtRow(
             debt=debt,
-            session_name=session_names.get(debt.session_id, ""),
+            session_name=session_names.get(debt.session_id, "") if carried else "",
+            amount=abs(debt.left) if carried else debt.asked,
             status=status_words(debt),
             form=_form(
                 debt,
@@ -115,7 +118,9 @@ def settle_context(request: SignedInRequest, session: Session, role: str | None)
     names = {shown.pk: shown.title for shown in (session, *earlier)}
     pairs = debts.session_debts(session)
     including = request.GET.get("carried") == "1" and bool(carried)
-    carried_rows = debt_rows(request.user, role, carried, accounts=accounts, session_names=names)
+    carried_rows = debt_rows(
+        request.user, role, carried, accounts=accounts, session_names=names, carried=True
+    )
     all_told = debts.still_owed((*pairs, *carried)) if including else ()
     context = {
         "debt_rows": debt_rows(request.user, role, pairs, accounts=accounts, session_names=names),

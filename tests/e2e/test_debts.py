@@ -1,5 +1,6 @@
 """Debts at 360 px, in Chinese and English: on 结算 one transfer marked paid in full and one in part, the
-rest shown there, on the group page (谁还欠谁) and, apart from tonight's, on the next session's 结算.
+rest shown there, on the group page (谁还欠谁) and, apart from tonight's, on the next session's 结算; then
+the first session corrected shows the difference to return.
 Screenshots: /tmp/sczmj-debts-<page>-<language>-<scheme>.png."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from ledger.models import Player
 from tests.e2e.test_accounts import fits_the_phone
 from tests.e2e.test_pages import photograph
 from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user
+from tests.ledger.test_debts import ONE_FAN_SELF_DRAW
 
 pytestmark = pytest.mark.e2e
 
@@ -23,6 +25,8 @@ WORDS = {
         "part": "已付 2，还差 3",
         "owed": "谁还欠谁",
         "carried": "之前欠的",
+        "corrected": "标记付款之后改过账",
+        "returns": "小李 退还 3",
     },
     "en": {
         "mark": "Mark paid",
@@ -30,6 +34,8 @@ WORDS = {
         "part": "Paid 2, 3 left",
         "owed": "Who still owes whom",
         "carried": "Still owed from earlier sessions",
+        "corrected": "A hand was corrected after payments were marked",
+        "returns": "小李 returns 3",
     },
 }
 
@@ -78,3 +84,13 @@ def test_one_paid_in_full_and_one_in_part_leave_the_rest_on_the_group_page_and_t
     fits_the_phone(page)
     carried.scroll_into_view_if_needed()
     photograph(page, f"debts-carried-{language}", full_page=False)
+
+    # the first session corrected to a 1-fan self-draw (each owes 2): 小王 paid 5, so 小李 returns 3
+    services.round_correct(actor=owner, round_=session.rounds.get(), body=ONE_FAN_SELF_DRAW)
+    page.goto(f"/sessions/{session.pk}/settle/")
+    expect(page.get_by_role("note").filter(has_text=words["corrected"])).to_be_visible()
+    expect(row(page, "小王")).to_contain_text(words["returns"])
+    expect(row(page, "阿美")).to_contain_text(words["full"])
+    fits_the_phone(page)
+    row(page, "小王").scroll_into_view_if_needed()
+    photograph(page, f"debts-corrected-{language}", full_page=False)
