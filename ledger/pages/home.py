@@ -34,11 +34,15 @@ class GroupForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def home(request: SignedInRequest) -> HttpResponse:
-    return _home(request, GroupForm(), status=200)
+    return _home(request, None, status=200)
 
 
-def _home(request: SignedInRequest, form: GroupForm, *, status: int) -> HttpResponse:
+def _home(request: SignedInRequest, form: GroupForm | None, *, status: int) -> HttpResponse:
     cards = selectors.home_groups(request.user)
+    if form is None:
+        # A first group is named for its creator until he names it: one tap on to the start page.
+        first = {"name": _("%(name)s's table") % {"name": request.user.get_username()}}
+        form = GroupForm(initial={} if cards else first)
     return render(request, "ledger/home/home.html", {"cards": cards, "group_form": form}, status=status)
 
 

@@ -102,6 +102,8 @@ class StartForm(forms.Form):
                 max_length=50,
                 widget=forms.TextInput(attrs={"list": "group-players", "autocomplete": "off"}),
             )
+        if not self.initial.get("seat_0"):  # a first session: the names are the first thing to type
+            self.fields["seat_0"].widget.attrs["autofocus"] = True
         for seat in range(SEATS):
             self.fields[f"balance_{seat}"] = forms.IntegerField(
                 label=_("Seat %(n)s") % {"n": seat + 1},
@@ -209,12 +211,21 @@ class StartForm(forms.Form):
         return [(choice, preset_summary(Preset(choice.data["value"]))) for choice in self["preset"]]
 
 
+# The coins a table plays for unless it says otherwise (switched on in one tap, issue 18, point 14): RULES.md
+# 8's room of 100 coins a point, and 200 points' cover each.
+USUAL_ROOM_COEFFICIENT = 100
+USUAL_STARTING_COINS = 20_000
+
+
 def initial_from(last: Session | None) -> dict[str, Any]:
     """Tonight's form as the group's last session left it: seating, rules that differ from their preset,
-    coins. A group's first session starts from the default preset with empty seats."""
+    coins. A group's first session starts from the default preset with empty seats and the usual coins
+    (off until switched on)."""
     initial: dict[str, Any] = {
         "dealer": "0",
         "preset": Preset.CHENGDU.value,
+        "room_coefficient": USUAL_ROOM_COEFFICIENT,
+        **{f"balance_{seat}": USUAL_STARTING_COINS for seat in range(SEATS)},
     }
     if last is None:
         return initial
