@@ -179,7 +179,7 @@ def _hand(data: Mapping[str, Any], prefix: str, seat: int, *, winning: bool) -> 
     return hand
 
 
-def _kong(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+def _kong(data: Mapping[str, Any], rules: Rules, asked: tuple[int, ...] | None) -> tuple[dict[str, Any], str]:
     player = seat_number(data.get("kong_player"))
     if player is None:
         raise ChoiceMissing("kong_player", _("Choose who made the kong."))
@@ -195,7 +195,7 @@ def _kong(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tup
     return event, ""
 
 
-def _win(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+def _win(data: Mapping[str, Any], rules: Rules, asked: tuple[int, ...] | None) -> tuple[dict[str, Any], str]:
     winners = [seat for seat in SEATS if data.get(f"winner_{seat}") in TICKED]
     if not winners:
         raise ChoiceMissing("winners", _("Choose who won."))
@@ -229,6 +229,18 @@ def _win(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tupl
     return event, _note(quick)
 
 
+def _answered(data: Mapping[str, Any], seats: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The seats a 流局 asks: ``seats`` when the page knows them; else the ones the entry answered for
+    (a status or tiles), which the engine checks against those still in play (it names one left out)."""
+    if seats is not None:
+        return seats
+    return tuple(
+        seat
+        for seat in SEATS
+        if data.get(f"draw_{seat}") in DrawStatus or str(data.get(f"drawtiles_{seat}", "")).strip()
+    ) or tuple(SEATS)
+
+
 def _readiness(
     data: Mapping[str, Any], rules: Rules, seats: tuple[int, ...]
 ) -> tuple[list[dict[str, Any]], dict[int, QuickEntry]]:
@@ -252,12 +264,14 @@ def _readiness(
     return players, quick
 
 
-def _draw(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
-    players, quick = _readiness(data, rules, active)
+def _draw(data: Mapping[str, Any], rules: Rules, asked: tuple[int, ...] | None) -> tuple[dict[str, Any], str]:
+    players, quick = _readiness(data, rules, _answered(data, asked))
     return {"type": "draw", "players": players}, _note(quick)
 
 
-def _escape(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+def _escape(
+    data: Mapping[str, Any], rules: Rules, asked: tuple[int, ...] | None
+) -> tuple[dict[str, Any], str]:
     player = seat_number(data.get("escape_player"))
     if player is None:
         raise ChoiceMissing("escape_player", _("Choose who left."))
@@ -265,11 +279,14 @@ def _escape(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> t
     event: dict[str, Any] = {"type": "escape", "player": player, "tiles_left": tiles_left}
     quick: dict[int, QuickEntry] = {}
     if tiles_left <= NEAR_THE_END:  # RULES.md 6: this near the end, the others' readiness counts
-        event["players"], quick = _readiness(data, rules, tuple(seat for seat in active if seat != player))
+        others = tuple(seat for seat in _answered(data, asked) if seat != player)
+        event["players"], quick = _readiness(data, rules, others)
     return event, _note(quick)
 
 
-def _adjust(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+def _adjust(
+    data: Mapping[str, Any], rules: Rules, asked: tuple[int, ...] | None
+) -> tuple[dict[str, Any], str]:
     """罚分: who pays, to whom (a seat, 各家 or the house), how many b and why; the engine judges it."""
     payer = seat_number(data.get("adjust_from"))
     if payer is None:
@@ -292,7 +309,7 @@ def _adjust(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> t
     return {"type": "adjust", "from": payer, "to": to, "amount": amount, "reason": text}, ""
 
 
-Builder = Callable[[Mapping[str, Any], Rules, tuple[int, ...]], tuple[dict[str, Any], str]]
+Builder = Callable[[Mapping[str, Any], Rules, tuple[int, ...] | None], tuple[dict[str, Any], str]]
 # EventKind is a StrEnum: the posted ev_type (a str) finds its builder.
 BUILDERS: dict[str, Builder] = {
     EventKind.KONG: _kong,
@@ -303,12 +320,16 @@ BUILDERS: dict[str, Builder] = {
 }
 
 
-def build_event(data: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> tuple[dict[str, Any], str]:
-    """The API event the entry's choices describe, and its note (the quick picker's taps, by seat)."""
+def build_event(
+    data: Mapping[str, Any], rules: Rules, asked: tuple[int, ...] | None = None
+) -> tuple[dict[str, Any], str]:
+    """The API event the entry's choices describe, and its note (the quick picker's taps, by seat).
+    ``asked``: the seats a 流局 (or an escape near the end) asks for readiness, when the page has settled
+    the hand already (a preview); a write passes none, so that the one settlement it makes is its own."""
     builder = BUILDERS.get(str(data.get("ev_type")))
     if builder is None:
         raise ChoiceMissing("ev_type", _("Choose what happened: kong, win, draw, escape or a penalty."))
-    return builder(data, rules, active)
+    return builder(data, rules, asked)
 
 
 # --- and back: the choices that enter an event again (改) -------------------------------------------------

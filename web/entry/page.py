@@ -325,19 +325,14 @@ def _preview(store: HandStore, hand: Hand, choices: Mapping[str, Any], language:
 
 
 def _record(store: HandStore, choices: Mapping[str, Any], revision: int) -> Board:
-    """The event entered, recorded: one write, one settlement. A win that robs the 弯杠 entered last
+    """The event entered, recorded: one write, one settlement (a 流局 lists the seats the entry answered
+    for, and the engine says which one still in play was left out). A win that robs the 弯杠 entered last
     replaces it in the same write (the engine's ``replace_robbed_kong``), so no phone ever sees the robbed
-    kong standing beside the win. Only a 流局 or an escape near the end needs the hand settled first: it
-    asks the seats still in play."""
-    needs_active = str(choices.get("ev_type")) in ("draw", "escape")
-    hand = store.load() if needs_active else None
-    board = settled(store, hand) if hand is not None else None
-    if board is not None and board.error:
-        return board
+    kong standing beside the win."""
     try:
-        event, note = build_event(choices, table_rules(store.rules), _active(board))
+        event, note = build_event(choices, table_rules(store.rules))
     except ChoiceMissing as missing:
-        return replace(board or settled(store, store.load()), error=str(missing.message))
+        return replace(settled(store, store.load()), error=str(missing.message))
 
     def enter(draft: HandDraft, settle: Settle) -> Drafted:
         return draft.replace_robbed_kong(event, note, settle=settle)
