@@ -30,6 +30,8 @@ from django.db.models import (
     Subquery,
     Sum,
 )
+from django.db.models.functions import Coalesce
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -93,6 +95,48 @@ def sessions_for(user: User) -> QuerySet[Session]:
 
 def session_get(*, user: User, session_id: int) -> Session:
     return get_object_or_404(sessions_for(user), pk=session_id)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTable:
+    """The session page's table, read in one query: the session (with its group), the user's role in
+    it, and each seat's player name and running points, in seat order."""
+
+    session: Session
+    role: str
+    names: tuple[str, ...]
+    points: tuple[int, ...]
+
+
+class WithSeatRole(TypedDict):
+    role: str
+    points: int
+
+
+def session_table(*, user: User, session_id: int) -> SessionTable:
+    """One of the user's sessions as its page shows it (another group's is a 404, as ``session_get``): the
+    seats joined to their session, group and player, each with the user's role and its points summed in
+    the database, so a tap reads its table in one query."""
+    points = (
+        LedgerEntry.objects.filter(session=OuterRef("session_id"), seat=OuterRef("seat"), is_house=False)
+        .values("seat")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    seats: list[WithAnnotations[SessionSeat, WithSeatRole]] = list(
+        SessionSeat.objects.filter(session_id=session_id, session__group__memberships__user=user)
+        .select_related("session__group", "player")
+        .annotate(role=F("session__group__memberships__role"), points=Coalesce(Subquery(points), 0))
+        .order_by("seat")
+    )
+    if not seats:
+        raise Http404("no such session")
+    return SessionTable(
+        session=seats[0].session,
+        role=seats[0].role,
+        names=tuple(seat.player.name for seat in seats),
+        points=tuple(int(seat.points) for seat in seats),
+    )
 
 
 def rounds_for(user: User) -> QuerySet[Round]:

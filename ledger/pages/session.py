@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from operator import add
 from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
@@ -48,10 +49,16 @@ class SessionHandStore:
     write is one ``services.hand_write`` (the service keeps the draft under the session's lock and records
     the round when the hand finishes); the page renders the settlement that write made."""
 
-    def __init__(self, *, actor: User, session: Session):
+    def __init__(self, *, actor: User, session: Session, table: selectors.SessionTable | None = None):
         self.actor = actor
         self.session = session
-        self._points: tuple[int, ...] | None = None
+        # the seats' names and running points, when the page read them with the session (one query)
+        self._names = table.names if table is not None else None
+        self._points = table.points if table is not None else None
+
+    @classmethod
+    def of(cls, actor: User, table: selectors.SessionTable) -> SessionHandStore:
+        return cls(actor=actor, session=table.session, table=table)
 
     @property
     def rules(self) -> Any:
@@ -77,28 +84,32 @@ class SessionHandStore:
         )
 
     def _hand(self, row: HandInProgress, *, ledger_changed: bool = False) -> Hand:
-        """The stored hand with the seats' names (prefetched with the session) and running points (read
-        once a request, and again after a write that changed the ledger)."""
+        """The stored hand with the seats' names and running points (read once a request, with the session
+        when the page read its table, and again after a write that changed the ledger)."""
         if ledger_changed or self._points is None:
             self._points = selectors.seat_points(self.session)
-        seats = sorted(self.session.seats.all(), key=lambda seat: seat.seat)
+        if self._names is None:
+            seats = sorted(self.session.seats.all(), key=lambda seat: seat.seat)
+            self._names = tuple(seat.player.name for seat in seats)
         return Hand(
             number=row.number,
-            names=tuple(seat.player.name for seat in seats),
+            names=self._names,
             draft=selectors.hand_draft(row),
             rules=self.session.rules,
             totals=self._points,
         )
 
-    def _finished(self, round_: Round, hand: Hand) -> Hand:
-        """The hand a round recorded, with the notes its version keeps, for the end card."""
-        version = round_.versions.order_by("-version").first()
-        draft = HandDraft.of(
-            dealer=round_.dealer,
-            void_suits=round_.void_suits,
-            events=round_.events,
-            notes=[str(note or "") for note in (version.notes if version is not None else [])],
-        )
+    def _finished(self, round_: Round, hand: Hand, draft: HandDraft | None = None) -> Hand:
+        """The hand a round recorded, for the end card: as the write that recorded it finished it, or with
+        the notes its version keeps."""
+        if draft is None:
+            version = round_.versions.order_by("-version").first()
+            draft = HandDraft.of(
+                dealer=round_.dealer,
+                void_suits=round_.void_suits,
+                events=round_.events,
+                notes=[str(note or "") for note in (version.notes if version is not None else [])],
+            )
         return Hand(number=round_.position, names=hand.names, draft=draft, rules=self.session.rules)
 
     def write(self, change: Change, *, revision: int) -> Written:
@@ -116,13 +127,17 @@ class SessionHandStore:
             raise refused.error from None  # the engine's refusal, worded as the other stores word it
         except (LedgerRefusal, Forbidden) as refusal:
             raise StoreRefusal(refusal_message(refusal)) from refusal
-        hand = self._hand(
-            outcome.hand, ledger_changed=outcome.round is not None or outcome.reopened is not None
-        )
+        ledger_changed = outcome.round is not None or outcome.reopened is not None
+        if outcome.round is not None and outcome.result is not None and self._points is not None:
+            # The round just recorded moved each seat by its net. The totals were the ledger's when this
+            # request read them: a round recorded since would have moved the revision and refused the write.
+            self._points = tuple(map(add, self._points, outcome.result.net))
+            ledger_changed = False
+        hand = self._hand(outcome.hand, ledger_changed=ledger_changed)
         if outcome.round is None:
             result = outcome.result if not outcome.replayed else self._settled(hand)
             return Written(hand, result)
-        finished = self._finished(outcome.round, hand)
+        finished = self._finished(outcome.round, hand, outcome.finished)
         result = outcome.result if outcome.result is not None else self.settle(finished.draft)
         return Written(hand, None, finished, result)
 
@@ -150,9 +165,9 @@ class SessionHandStore:
         )
 
 
-def _session_for(request: SignedInRequest, session_id: int) -> Session:
-    """The session, if it is one of the user's groups' (another group's is a 404, as in the API)."""
-    return selectors.session_get(user=request.user, session_id=session_id)
+def _table_for(request: SignedInRequest, session_id: int) -> selectors.SessionTable:
+    """The session's table, if it is one of the user's groups' (another group's is a 404, as in the API)."""
+    return selectors.session_table(user=request.user, session_id=session_id)
 
 
 def _links(session: Session) -> list[tuple[str, str]]:
@@ -187,8 +202,10 @@ def _footer(session: Session, *, writer: bool) -> str:
     return str(FOOTERS["closed" if not session.is_open else "records" if writer else "watches"])
 
 
-def _page_context(request: SignedInRequest, session: Session) -> Callable[[Board], dict[str, Any]]:
-    role = selectors.role_in(user=request.user, group=session.group)
+def _page_context(
+    request: SignedInRequest, table: selectors.SessionTable
+) -> Callable[[Board], dict[str, Any]]:
+    session, role = table.session, table.role
     read_only = role not in WRITER_ROLES or not session.is_open
     footer = _footer(session, writer=role in WRITER_ROLES)
 
@@ -211,10 +228,10 @@ def _page_context(request: SignedInRequest, session: Session) -> Callable[[Board
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def session_page(request: SignedInRequest, session_id: int) -> HttpResponse:
-    session = _session_for(request, session_id)
-    store = SessionHandStore(actor=request.user, session=session)
+    table = _table_for(request, session_id)
+    store = SessionHandStore.of(request.user, table)
     return entry_response(
-        request, store, template="ledger/session/page.html", context=_page_context(request, session)
+        request, store, template="ledger/session/page.html", context=_page_context(request, table)
     )
 
 
@@ -247,11 +264,12 @@ def session_live(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 def _live_update(request: SignedInRequest, session_id: int) -> HttpResponse:
     """What changed since the page's revision: header, seats, this hand and, when the hand the page
     showed has finished meanwhile, its end card; the revision in ``REVISION_HEADER``."""
-    session = _session_for(request, session_id)
+    table = _table_for(request, session_id)
+    session = table.session
     seen = request.GET.get("revision")
     if seen == str(selectors.session_hand_revision(session)):
         return HttpResponse(status=204)
-    store = SessionHandStore(actor=request.user, session=session)
+    store = SessionHandStore.of(request.user, table)
     hand = store.load()
     shown = request.GET.get("hand", "")
     moved_on = shown.isascii() and shown.isdigit() and len(shown) <= 9 and int(shown) < hand.number
@@ -259,7 +277,7 @@ def _live_update(request: SignedInRequest, session_id: int) -> HttpResponse:
     before = store.finished_before(hand) if moved_on else None
     if before is not None:
         board = replace(board, finished=before[0], finished_result=before[1])
-    page = {**entry_context(board, {}, page_language()), **_page_context(request, session)(board)}
+    page = {**entry_context(board, {}, page_language()), **_page_context(request, table)(board)}
     response = TemplateResponse(request, "web/entry/_update.html", page)
     response[REVISION_HEADER] = str(hand.revision)
     if not session.is_open:

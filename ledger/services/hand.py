@@ -3,7 +3,8 @@
 One row per session (``HandInProgress``) keeps the engine's ``HandDraft`` of the session's table
 (settlement/engine/draft.py); ``hand_write`` is the pipeline of every write, in this order, under the
 session's lock:
-1. the actor may write, the revision he saw is a whole number, and the write's key is his
+1. the session locked and read with its hand and the actor's role in one query: the actor may write,
+   the revision he saw is a whole number, and the write's key is his
    ``Idempotency-Key`` or, without one, the server's own made from that revision (``HAND_KEY_PREFIX``:
    Chinese characters, which no HTTP header can carry, so no client key ever takes one);
 2. a retry of the last write (same key, same request) is answered with what it did;
@@ -20,26 +21,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 
 from settlement.engine import KEPT, Drafted, DraftRefusal, HandDraft, RoundResult, Settle, StaleDraft
 
 from .. import selectors
 from ..errors import (
+    Forbidden,
     HandRefusedError,
     IdempotencyKeyReusedError,
     LedgerError,
     SessionClosedError,
     StaleHandError,
 )
-from ..models import WRITER_ROLES, HandInProgress, Round, Session
-from .checks import MAX_ID, _check_dealer, _fingerprint, _is_whole, _note, _refuse_unstorable, require_role
+from ..models import WRITER_ROLES, HandInProgress, Membership, Round, Session
+from .checks import MAX_ID, _check_dealer, _fingerprint, _is_whole, _note, _refuse_unstorable
 from .rounds import _next_version, _round_insert, _settle, _void
-from .sessions import _locked
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
 
 HAND_KEY_PREFIX = "本手-r"  # a write's own key when the client sent none: the revision it was made at
 
@@ -50,14 +54,16 @@ Transition = Callable[[HandDraft, Settle], Drafted]
 class HandOutcome:
     """What a write to the hand in progress did: the hand as it now stands; the round it recorded when it
     finished the hand (None otherwise); whether it was a retry answered without applying anything; the
-    settlement the write made (of the hand in progress, or of the hand it finished; None on a retry); and
-    the round an undo right after a finished hand reopened."""
+    settlement the write made (of the hand in progress, or of the hand it finished; None on a retry); the
+    round an undo right after a finished hand reopened; and the hand it finished, notes included (None on
+    a retry)."""
 
     hand: HandInProgress
     round: Round | None = None
     replayed: bool = False
     result: RoundResult | None = None
     reopened: Round | None = None
+    finished: HandDraft | None = None
 
 
 def hand_write(
@@ -73,13 +79,11 @@ def hand_write(
     says what was asked, for recognising a retry. An undo with nothing to undo right after the write that
     finished a hand (nothing written in the new one yet, no round recorded beside it) takes that hand back:
     its round is voided, and the hand is in progress again with its finishing event undone."""
-    require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
-    seen = _revision(revision)
-    key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
-    fingerprint = _fingerprint({**asked, "revision": seen})
     with transaction.atomic():
-        session = _locked(session)
-        hand = _locked_hand(session)
+        session, hand = _locked_with_hand(actor, session)
+        seen = _revision(revision)
+        key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
+        fingerprint = _fingerprint({**asked, "revision": seen})
         retried = _retried(hand, key, fingerprint, own_key=idempotency_key is not None)
         if retried is not None:
             return retried
@@ -110,7 +114,8 @@ def hand_write(
         hand.revision = seen + 1
         hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, recorded or reopened
         hand.save()
-        return HandOutcome(hand=hand, round=recorded, result=result, reopened=reopened)
+        finished = draft if recorded is not None else None
+        return HandOutcome(hand=hand, round=recorded, result=result, reopened=reopened, finished=finished)
 
 
 def _applied(session: Session, hand: HandInProgress, draft: HandDraft, transition: Transition) -> Drafted:
@@ -179,15 +184,20 @@ def _record_finished(
     of the session has it) or else by the server's own, which is its revision's."""
     body = {**draft.body(), "notes": list(draft.notes)}
     coins_before = selectors.coin_balances(session, before=_reopened_position(hand))
+    rounds = Round.objects.filter(session=session)
     if hand.reopened is not None:
         recorded = hand.reopened
         _next_version(actor, session, recorded, body, result, coins_before)
+        last = rounds.aggregate(last=Max("position"))["last"] or 0
     else:
         key: str | None = client_key if client_key is not None else f"{HAND_KEY_PREFIX}{draft.revision - 1}"
-        if Round.objects.filter(session=session, idempotency_key=key).exists():
+        # the session's last position and whether a round has the key, in one read
+        found = rounds.aggregate(last=Max("position"), taken=Count("pk", filter=Q(idempotency_key=key)))
+        if found["taken"]:
             if client_key is not None:
                 raise IdempotencyKeyReusedError()
             key = None  # only a crafted group file can hold the server's key: record without one
+        last = (found["last"] or 0) + 1
         recorded = _round_insert(
             actor,
             session,
@@ -196,8 +206,9 @@ def _record_finished(
             coins_before,
             key=key,
             fingerprint=_fingerprint(draft.body()),  # as POST rounds/ would fingerprint the same round
+            position=last,
         )
-    _start_next_hand(hand, recorded, result)
+    _start_next_hand(hand, last + 1, result)
     return recorded
 
 
@@ -323,13 +334,29 @@ def hand_setup(
     )
 
 
-def _locked_hand(session: Session) -> HandInProgress:
-    """The session's hand (under the session's lock, which the caller holds), created if it has none."""
-    hand = HandInProgress.objects.filter(session=session).first()
-    if hand is None:
-        hand = selectors.fresh_hand(session)
+class WithActorRole(TypedDict):
+    actor_role: str | None  # the writer's role in the session's group (None: not a member)
+
+
+def _locked_with_hand(actor: User, session: Session) -> tuple[Session, HandInProgress]:
+    """Step 1 in one query: the session row locked (as ``sessions._locked``: PostgreSQL locks it, SQLite's
+    IMMEDIATE transaction already holds the database) and read with its hand and the actor's role; a
+    role that may not write is refused (403). The hand is created if the session has none yet."""
+    role = Membership.objects.filter(group=OuterRef("group_id"), user=actor).values("role")[:1]
+    locked: WithAnnotations[Session, WithActorRole] = (
+        Session.objects.select_for_update(of=("self",))
+        .select_related("group", "hand")
+        .annotate(actor_role=Subquery(role))
+        .get(pk=session.pk)
+    )
+    if locked.actor_role not in WRITER_ROLES:
+        raise Forbidden("role_forbids")
+    try:
+        return locked, locked.hand
+    except HandInProgress.DoesNotExist:
+        hand = selectors.fresh_hand(locked)
         hand.save()
-    return hand
+        return locked, hand
 
 
 def _retried(hand: HandInProgress, key: str, fingerprint: str, *, own_key: bool) -> HandOutcome | None:
@@ -348,13 +375,11 @@ def _retried(hand: HandInProgress, key: str, fingerprint: str, *, own_key: bool)
     return HandOutcome(hand=hand, round=hand.last_round, replayed=True)
 
 
-def _start_next_hand(hand: HandInProgress, finished: Round, result: RoundResult) -> None:
-    """The hand after the session's last round: the next number, the dealer the engine suggests for
-    ``finished`` (the same dealer when it suggests none: the dice rule), no events, void suits to be
-    chosen again."""
-    hand.number = (
-        Round.objects.filter(session=hand.session_id).aggregate(last=Max("position"))["last"] or 0
-    ) + 1
+def _start_next_hand(hand: HandInProgress, number: int, result: RoundResult) -> None:
+    """The hand after the session's last round (``number``: its position plus one), with the dealer the
+    engine suggests for the one just finished (the same dealer when it suggests none: the dice rule), no
+    events, void suits to be chosen again."""
+    hand.number = number
     if result.next_dealer is not None:
         hand.dealer = result.next_dealer
     hand.void_suits = None
