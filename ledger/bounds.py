@@ -42,7 +42,11 @@ def moved(session: Session) -> tuple[int, int]:
 
 def check_session(session: Session, field: str) -> None:
     """Refuse (400 on ``field``) a write that has just taken the session past a bound."""
-    points, coins = moved(session)
+    check_moved(*moved(session), field=field)
+
+
+def check_moved(points: int, coins: int, *, field: str) -> None:
+    """``check_session`` given what the session has moved (as ``integrity.seal`` returns it)."""
     if points > MAX_SESSION_POINTS:
         raise LedgerError("session_points_bound", field=field, points=points, maximum=MAX_SESSION_POINTS)
     if coins > MAX_SESSION_COINS:

@@ -63,6 +63,7 @@ ENTRY_FIELDS = (
 )
 COIN_FIELDS = ("seat", "is_house", "coins", "reverses_id")
 WIN_FIELDS = ("version", "event_index", "winner_id", "discarder_id", "self_draw", "fan")
+ROW_COLUMNS = {"entries": ENTRY_FIELDS, "coins": COIN_FIELDS, "wins": WIN_FIELDS}
 MOVED_COLUMN = {"entries": "points", "coins": "coins"}
 
 
@@ -104,41 +105,40 @@ def version_contents(
     Takes querysets rather than models so the migration that seals existing history can pass its
     historical models.
     """
-    rows: dict[int, dict[str, list[str]]] = {}
-    moved: dict[tuple[int, str], int] = {}
-    fields = (("entries", entries, ENTRY_FIELDS), ("coins", coins, COIN_FIELDS), ("wins", wins, WIN_FIELDS))
-    stored = {
-        row["id"]: row
-        for row in versions.values("id", "round_id", "previous_digest", "digest", *VERSION_FIELDS).order_by(
-            "id"
-        )
-    }
-    for name, queryset, columns in fields:
+    rows: dict[int, dict[str, list[Sequence[Any]]]] = {}
+    stored = {row["id"]: row for row in _version_rows(versions)}
+    for name, queryset in (("entries", entries), ("coins", coins), ("wins", wins)):
         for version_id, *values in queryset.filter(round_version_id__in=list(stored)).values_list(
-            "round_version_id", *columns
+            "round_version_id", *ROW_COLUMNS[name]
         ):
-            rows.setdefault(version_id, {}).setdefault(name, []).append(canonical(values))
-            if name in MOVED_COLUMN:
-                amount = abs(values[columns.index(MOVED_COLUMN[name])])
-                moved[version_id, name] = moved.get((version_id, name), 0) + amount
-    sealed = {}
-    for version_id, row in stored.items():
-        own = rows.get(version_id, {})
-        content = {
-            "version": {field: row[field] for field in VERSION_FIELDS},
-            **{name: sorted(own.get(name, ())) for name, _, _ in fields},
-        }
-        sealed[version_id] = Sealed(
-            position=row["round__position"],
-            version=row["version"],
-            stored=row,
-            previous_digest=row["previous_digest"],
-            digest=row["digest"],
-            content=canonical(content),
-            points_moved=moved.get((version_id, "entries"), 0),
-            coins_moved=moved.get((version_id, "coins"), 0),
-        )
-    return sealed
+            rows.setdefault(version_id, {}).setdefault(name, []).append(values)
+    return {version_id: _sealed(row, rows.get(version_id, {})) for version_id, row in stored.items()}
+
+
+def _version_rows(versions: QuerySet[Any]) -> QuerySet[Any]:
+    return versions.values("id", "round_id", "previous_digest", "digest", *VERSION_FIELDS).order_by("id")
+
+
+def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]]) -> Sealed:
+    """One version's seal from its stored fields and its rows' columns (``ENTRY_FIELDS`` … in order)."""
+    content = {
+        "version": {field: row[field] for field in VERSION_FIELDS},
+        **{name: sorted(canonical(list(values)) for values in own.get(name, ())) for name in ROW_COLUMNS},
+    }
+    moved = {
+        name: sum(abs(values[ROW_COLUMNS[name].index(column)]) for values in own.get(name, ()))
+        for name, column in MOVED_COLUMN.items()
+    }
+    return Sealed(
+        position=row["round__position"],
+        version=row["version"],
+        stored=row,
+        previous_digest=row["previous_digest"],
+        digest=row["digest"],
+        content=canonical(content),
+        points_moved=moved["entries"],
+        coins_moved=moved["coins"],
+    )
 
 
 def _contents(versions: QuerySet[RoundVersion]) -> dict[int, Sealed]:
@@ -147,15 +147,46 @@ def _contents(versions: QuerySet[RoundVersion]) -> dict[int, Sealed]:
     )
 
 
-def seal(version: RoundVersion) -> None:
+@dataclass(frozen=True, slots=True)
+class Written:
+    """The rows a service has just written for a new version, as it wrote them: what its seal hashes (they
+    are all of that version's rows: its id is new), so the seal reads back only the version's own row."""
+
+    entries: Sequence[LedgerEntry]
+    coins: Sequence[CoinEntry]
+    wins: Sequence[WinRecord]
+
+    def columns(self) -> dict[str, list[list[Any]]]:
+        tables = {"entries": self.entries, "coins": self.coins, "wins": self.wins}
+        return {
+            name: [[getattr(row, column) for column in ROW_COLUMNS[name]] for row in rows]
+            for name, rows in tables.items()
+        }
+
+
+def _written_row(version: RoundVersion) -> dict[str, Any]:
+    """The version's ``VERSION_FIELDS`` as the service wrote them; each JSON field holds what the JSON of
+    its value reads back as, so ``canonical`` of either is the same text (verify_ledger reads it back)."""
+    row = {field: getattr(version, field) for field in VERSION_FIELDS if field != "round__position"}
+    return {
+        **row,
+        "round__position": version.round.position,
+        "previous_digest": "",
+        "digest": "",
+        "round_id": version.round_id,
+    }
+
+
+def seal(version: RoundVersion, written: Written) -> tuple[int, int]:
     """Chain a version just written (its rows included) to the session's version before it, and move the
-    session's head: its digest, and the points and coins its rows have moved (what ledger/bounds.py limits).
+    session's head: its digest, and the points and coins its rows have moved (what ledger/bounds.py limits);
+    those two totals, as they now stand, are returned for the bounds check.
 
     Runs inside the writing service's transaction, under the session's lock, after the version's rows.
     """
     sessions = Session.objects.filter(pk=version.round.session_id)
-    previous = sessions.values_list("ledger_digest", flat=True).get()
-    sealed = _contents(RoundVersion.objects.filter(pk=version.pk))[version.pk]
+    previous, points, coins = sessions.values_list("ledger_digest", "points_moved", "coins_moved").get()
+    sealed = _sealed(_written_row(version), written.columns())
     version.previous_digest = previous
     version.digest = digest_of(previous, sealed.content)
     RoundVersion.objects.filter(pk=version.pk).update(previous_digest=previous, digest=version.digest)
@@ -164,6 +195,7 @@ def seal(version: RoundVersion) -> None:
         points_moved=F("points_moved") + sealed.points_moved,
         coins_moved=F("coins_moved") + sealed.coins_moved,
     )
+    return points + sealed.points_moved, coins + sealed.coins_moved
 
 
 # --- the check ---------------------------------------------------------------------------------------------

@@ -98,9 +98,12 @@ def _round_insert(
     *,
     key: str | None,
     fingerprint: str,
+    position: int | None = None,
 ) -> Round:
-    """The round at the end of the session, settled already: its row, its first version and their rows."""
-    position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
+    """The round at the end of the session, settled already: its row, its first version and their rows.
+    ``position``: the session's next one, when the caller has read it already under the lock."""
+    if position is None:
+        position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
     round_ = Round.objects.create(
         session=session,
         position=position,
@@ -111,8 +114,8 @@ def _round_insert(
         idempotency_key=key,
         request_fingerprint=fingerprint,
     )
-    _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
-    bounds.check_session(session, "events")
+    moved = _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    bounds.check_moved(*moved, field="events")
     return round_
 
 
@@ -307,9 +310,10 @@ def _write_version(
     body: Mapping[str, Any],
     result: RoundResult | None,
     coins_before: list[int] | None,
-) -> RoundVersion:
+) -> tuple[int, int]:
     """A version of the round and its rows, written from the engine's typed result; its settle response
-    is kept beside them as JSON, as the API answered it."""
+    is kept beside them as JSON, as the API answered it. The points and coins the session has moved
+    since it began, this version included (``integrity.seal``)."""
     stored = RoundVersion.objects.create(
         round=round_,
         version=version,
@@ -323,26 +327,28 @@ def _write_version(
         created_by=actor if actor.is_authenticated else None,
     )
     moves_points = kind != VersionKind.RECOINED  # a re-settlement of coins leaves the points as they are
-    _reverse_current(round_, stored, points=moves_points)
+    entries, coins = _reverse_current(round_, stored, points=moves_points)
+    wins: list[WinRecord] = []
     if result is not None:
         seats = dict(
             SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
         )
         if moves_points:
-            LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result.transfers))
-        CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
-        WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
-    integrity.seal(stored)
-    return stored
+            entries += LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result.transfers))
+        coins += CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
+        wins = WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
+    return integrity.seal(stored, integrity.Written(entries, coins, wins))
 
 
-def _reverse_current(round_: Round, new_version: RoundVersion, *, points: bool) -> None:
+def _reverse_current(
+    round_: Round, new_version: RoundVersion, *, points: bool
+) -> tuple[list[LedgerEntry], list[CoinEntry]]:
     """Cancel every not-yet-reversed row of the round (the current version's own rows): its coin rows,
-    and its points rows unless ``points`` is False."""
+    and its points rows unless ``points`` is False. The rows written."""
     if new_version.version == 1:
-        return
+        return [], []
     live = {"round": round_, "reverses__isnull": True, "reversed_by__isnull": True}
-    LedgerEntry.objects.bulk_create(
+    entries = LedgerEntry.objects.bulk_create(
         LedgerEntry(
             session_id=row.session_id,
             round=round_,
@@ -358,7 +364,7 @@ def _reverse_current(round_: Round, new_version: RoundVersion, *, points: bool) 
         )
         for row in (LedgerEntry.objects.filter(**live) if points else ())
     )
-    CoinEntry.objects.bulk_create(
+    coins = CoinEntry.objects.bulk_create(
         CoinEntry(
             session_id=row.session_id,
             round=round_,
@@ -370,6 +376,7 @@ def _reverse_current(round_: Round, new_version: RoundVersion, *, points: bool) 
         )
         for row in CoinEntry.objects.filter(**live)
     )
+    return entries, coins
 
 
 def _entries(
