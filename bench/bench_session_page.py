@@ -12,7 +12,11 @@ wall clock of a shared machine moves with the weather); queries are counted with
 - the idle live poll while nothing changed, at most 2 ms and one query for the whole request (the
   session and auth middleware included): a viewer's invite link (``/join/<token>/live/?revision=N``, no
   account) and a logged-in member's (``/sessions/<id>/live/?revision=N&hand=H`` with the live pass), each
-  sent as its page sends it: the address and the pass are read from the page.
+  sent as its page sends it: the address and the pass are read from the page;
+- the same taps timed at ``BASELINE`` (main before issue 15's hand work), in the same run: its tree is
+  taken out of git (``git archive``) into a temporary folder and its own bench of these taps runs there in
+  a child, with the same interpreter, so both figures meet the same load; the ratio of a tap's server time
+  is printed beside them (the issue asks at most half). Without git or that commit, only ours is printed.
 
     .venv/bin/python -m bench session_page
 """
@@ -20,12 +24,18 @@ wall clock of a shared machine moves with the weather); queries are counted with
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import secrets
+import shutil
 import statistics
+import subprocess
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .child import measure_in_child, seed_table
@@ -51,9 +61,47 @@ Row = tuple[str, str, str, str]
 HTMX = {"HX-Request": "true"}
 
 
+BASELINE = "43911c3"
+TAP_RATIO = 0.5  # a tap's server time at most half of the baseline's (issue 15, "Done when")
+
+
 def run() -> tuple[str, list[Row]]:
     figures = measure_in_child("bench_session_page", debug=True)
-    return f"The session page ({HANDS} hands; CPU time, median of {REPEATS})", rows(figures)
+    return f"The session page ({HANDS} hands; CPU time, median of {REPEATS})", [
+        *rows(figures),
+        *baseline_rows(figures["tap_ms"], baseline_tap_ms()),
+    ]
+
+
+def baseline_tap_ms() -> float | str:
+    """The ordinary tap's median CPU ms at ``BASELINE``, measured now by that commit's own bench (the same
+    200-hand session, the same kong tapped and undone); or why it could not be."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / BASELINE
+        tree.mkdir()
+        git = shutil.which("git")
+        if git is None:
+            return "no git on PATH"
+        archive = subprocess.run(
+            [git, "-C", str(root), "archive", BASELINE], capture_output=True, check=False
+        )
+        if archive.returncode != 0:
+            return f"no commit {BASELINE} here"
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as files:
+            files.extractall(tree, filter="data")
+        return float(measure_in_child("bench_session_page", debug=True, tree=tree)["tap_ms"])
+
+
+def baseline_rows(ours: float, baseline: float | str) -> list[Row]:
+    if isinstance(baseline, str):
+        return [(f"tap_ms at {BASELINE}", f"not measured: {baseline}", "", "")]
+    ratio = ours / baseline
+    verdict = "ok" if ratio <= TAP_RATIO else "MISSED"
+    return [
+        (f"tap_ms at {BASELINE}", f"{baseline:.2f} ms", "", ""),
+        (f"tap_ms / {BASELINE}", f"{ratio:.2f}", f"<= {TAP_RATIO}", verdict),
+    ]
 
 
 def rows(figures: dict[str, float]) -> list[Row]:

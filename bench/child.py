@@ -19,9 +19,12 @@ from pathlib import Path
 from typing import Any
 
 
-def measure_in_child(module: str, *, debug: bool = False, database_url: str | None = None) -> Any:
+def measure_in_child(
+    module: str, *, debug: bool = False, database_url: str | None = None, tree: Path | None = None
+) -> Any:
     """Run ``bench.<module>`` as a child on a throwaway SQLite file (or on ``database_url``, a database the
-    caller made for it); its figures, read from its last line."""
+    caller made for it); its figures, read from its last line. ``tree``: the source tree it runs from
+    (another commit's, checked out by the caller), this one's by default."""
     with tempfile.TemporaryDirectory() as folder:
         env = {
             **os.environ,
@@ -32,7 +35,7 @@ def measure_in_child(module: str, *, debug: bool = False, database_url: str | No
         }
         child = subprocess.run(
             [sys.executable, "-m", f"bench.{module}"],
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=tree or Path(__file__).resolve().parent.parent,
             env=env,
             capture_output=True,
             text=True,
