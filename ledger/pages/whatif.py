@@ -46,7 +46,7 @@ from .rule_fields import (
     option_field,
     pattern_field,
 )
-from .words import option_explanation, option_label, value_words
+from .words import fan_words, option_explanation, option_label, pattern_name, value_words
 
 # Links shared before every option was offered named two of them so; they still ask the same.
 LEGACY_NAMES = {"zimo_bonus": "rule_zimo_bonus", "cap": "rule_cap_multiplier"}
@@ -86,6 +86,25 @@ class WhatIfForm(forms.Form):
         return Rules.from_dict({**({"preset": preset} if preset else dict(played)), **self.changed()})
 
     # What the page shows -------------------------------------------------------------------------------
+
+    def asked_words(self) -> str:
+        """What was asked, in a line (``家庭休闲 · 自摸奖励 自摸加番``): the rules' part folds away once
+        answered, so the answer says which rules it is under."""
+        preset = self.cleaned_data["preset"]
+        parts = [str(PRESET_LABELS[Preset(preset)])] if preset else []
+        changed = self.changed()
+        parts += [
+            f"{option_label(option, self.language)} {value_words(option, changed[option.key], self.language)}"
+            for option in RULE_OPTIONS
+            if option.key in changed
+        ]
+        fans = changed.get(PATTERN_OPTION.key, {})
+        parts += [
+            f"{pattern_name(pattern, self.language)} {fan_words(fans[pattern.key])}"
+            for pattern in PATTERNS
+            if pattern.key in fans
+        ]
+        return " · ".join(parts)
 
     def _rows(self, *, common: bool) -> list[OptionRow]:
         return [

@@ -214,3 +214,10 @@ def test_a_month_past_the_days_a_table_can_have_played_reads_as_this_month(two_e
     group = two_evenings
     page = logged_in(owner).get(reverse("group-what-if", args=[group.pk]), {"month": month})
     assert page.status_code == 200
+
+
+def test_the_answer_says_which_rules_it_is_under(demo_session):
+    client = logged_in(owner_of(demo_session))
+    page = what_if(client, demo_session, preset="casual", rule_zimo_bonus="jia_fan", pattern_qing_yi_se="5")
+    assert page.context["form"].asked_words() == "家庭休闲（封顶） · 自摸奖励 自摸加番 · 清一色 5 番"
+    assert "换规则后 家庭休闲（封顶） · 自摸奖励 自摸加番 · 清一色 5 番" in visible_text(page)
