@@ -146,6 +146,8 @@ def _session(
         "created": _time(session.created),
         "closed": _time(session.closed),
         "seats": seats,
+        # the table fee (docs/ledger.md, "The table fee"); ``paid_by`` a player's id in this file
+        "fee": {"amount": session.fee_amount, "split": session.fee_split, "paid_by": session.fee_paid_by_id},
         "rounds": [
             {
                 "position": round_.position,
@@ -365,6 +367,8 @@ def _import_session(
             rules=_object(data.get("rules"), "rules"),
             coins=data.get("coins"),
         )
+    if data.get("fee") is not None:  # files written before the table fee have none
+        _import_fee(actor, session, players, _object(data["fee"], f"{at}.fee"), f"{at}.fee")
     rounds = [
         _object(row, f"{at}.rounds[{index}]")
         for index, row in enumerate(_list(data.get("rounds"), f"{at}.rounds"))
@@ -376,6 +380,22 @@ def _import_session(
     if broken is not None and not reseal:
         raise LedgerError("file_chain_broken", field=broken)
     return broken is not None
+
+
+def _import_fee(
+    actor: User, session: Session, players: Mapping[int, Player], fee: Mapping[str, Any], at: str
+) -> None:
+    paid_by = fee.get("paid_by")
+    if paid_by is not None and not (isinstance(paid_by, int) and paid_by in players):
+        raise LedgerError("file_no_such_player", field=f"{at}.paid_by")
+    with _within(at):
+        services.session_fee_set(
+            actor=actor,
+            session=session,
+            amount=fee.get("amount"),
+            split=fee.get("split"),
+            paid_by=None if paid_by is None else players[paid_by].pk,
+        )
 
 
 def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, int, int, Mapping[str, Any]]]:

@@ -47,6 +47,8 @@ def history(owner):
     ]
     services.round_correct(actor=owner, round_=rounds[1], body=KONG_THEN_GANG_SHANG_PAO)
     services.round_void(actor=owner, round_=rounds[0])
+    paid_by = first.seats.get(seat=2).player_id
+    services.session_fee_set(actor=owner, session=first, amount=30, split="winners", paid_by=paid_by)
     services.session_close(actor=owner, session=first)
     keeper = make_user("scorekeeper")
     member_join(actor=owner, group=group, username="scorekeeper", role=Role.SCOREKEEPER)
@@ -71,6 +73,10 @@ def import_file(user: Any, file: Any) -> Any:
     return client_for(user).post(reverse("ledger:group-import"), file, format="json")
 
 
+def fee_story(fee: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    return {**fee, "paid_by": None if fee["paid_by"] is None else names[fee["paid_by"]]}
+
+
 def story(file: dict[str, Any]) -> dict[str, Any]:
     """What must survive a move: everything but this server's ids and seals (seats become names)."""
     names = {player["id"]: player["name"] for player in file["players"]}
@@ -82,7 +88,10 @@ def story(file: dict[str, Any]) -> dict[str, Any]:
             return [strip(item) for item in value]
         return value
 
-    sessions = [{**strip(s), "seats": [names[player] for player in s["seats"]]} for s in file["sessions"]]
+    sessions = [
+        {**strip(s), "seats": [names[player] for player in s["seats"]], "fee": fee_story(s["fee"], names)}
+        for s in file["sessions"]
+    ]
     players = [{"name": player["name"], "created": player["created"]} for player in file["players"]]
     return {"group": file["group"]["name"], "players": players, "sessions": sessions}
 
@@ -116,6 +125,8 @@ def test_an_import_replays_the_file_into_a_new_group_of_the_caller(owner, histor
     assert list(moved.memberships.values_list("user__username", "role")) == [("mover", "owner")]
     again = export(mover, moved)
     assert story(again) == story(file)
+    fee = moved.sessions.get(name="第一场")
+    assert (fee.fee_amount, fee.fee_split, fee.fee_paid_by.name) == (30, "winners", "阿美")
     assert again["sessions"][1]["rounds"][0]["versions"][0]["created_by"] == "scorekeeper"
     assert "every hash chain holds" in verify("--group", str(moved.pk))
 
