@@ -55,5 +55,10 @@ def check_moved(points: int, coins: int, *, field: str) -> None:
 
 def check_group(group: Group) -> None:
     """Refuse (400 on ``name``) a new session beyond the group's last one."""
-    if Session.objects.filter(group=group).count() >= MAX_GROUP_SESSIONS:
+    check_group_sessions(Session.objects.filter(group=group).count())
+
+
+def check_group_sessions(count: int) -> None:
+    """Refuse a session beyond the group's ``count`` sessions when that is the bound already."""
+    if count >= MAX_GROUP_SESSIONS:
         raise LedgerError("group_sessions_bound", field="name", maximum=MAX_GROUP_SESSIONS)

@@ -34,14 +34,13 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from calculator.engine import EngineError
 
-from . import integrity, selectors, services
+from . import bounds, integrity, selectors, services
 from .errors import LedgerError
 from .models import (
     MAX_KEY_LENGTH,
@@ -51,10 +50,12 @@ from .models import (
     Round,
     RoundVersion,
     Session,
+    SessionSeat,
     SessionStatus,
     VersionKind,
 )
 from .names import baked_day_name
+from .services import bulk
 
 FORMAT = "sczmj-group"
 VERSION = 1
@@ -173,6 +174,7 @@ def _version(version: RoundVersion, sequence: int) -> dict[str, Any]:
         "dealer": version.dealer,
         "void_suits": version.void_suits,
         "events": version.events,
+        "notes": version.notes,
         "created_by": version.writer_name,
         "created": _time(version.created),
         **_figures(version),
@@ -264,11 +266,11 @@ def _chain_break(session: Mapping[str, Any], players: Mapping[object, Any], at: 
 # --- import ------------------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def group_import(*, actor: User, data: object, reseal: bool = False) -> Group:
     """A new group owned by ``actor``, replayed from an exported file; refused whole (400) if anything in
     it is malformed, refused by the engine, or replays to other figures than the file's own, or if its
-    own chain does not hold and ``reseal`` was not asked for."""
+    own chain does not hold and ``reseal`` was not asked for. Everything is checked, settled and sealed
+    in memory first; only then is it written, in one short transaction (services/bulk.py)."""
     file = _object(data, "body")
     # Text no database stores (a NUL, a lone surrogate) is refused up front, named where it is, by the same
     # check a recorded round gets: nothing below then fails half-way in the database.
@@ -279,17 +281,30 @@ def group_import(*, actor: User, data: object, reseal: bool = False) -> Group:
         raise LedgerError("group_file_version", field="version", version=VERSION, value=file.get("version"))
     group_data = _object(file.get("group"), "group")
     with _within("group"):
-        group = services.group_create(actor=actor, name=group_data.get("name"))
+        name = services.checks._required_text(group_data.get("name"), "name", 100)
     rows = _list(file.get("players"), "players")
-    players = _import_players(actor, group, rows)
+    players = _players(rows)
+    bulk.reserve([(Player, list(players.values()))])  # the rows name them: their ids come first
     claimed = {row["id"]: row for row in rows}  # each checked to be an object with a whole id
-    broken = False
+    drafts, broken = [], False
     for index, session in enumerate(_list(file.get("sessions"), "sessions")):
         at = f"sessions[{index}]"
-        broken |= _import_session(actor, group, players, claimed, _object(session, at), at, reseal=reseal)
-    Group.objects.filter(pk=group.pk).update(imported=timezone.now(), imported_by=actor, resealed=broken)
-    group.refresh_from_db()
-    return group
+        with _within(at):
+            bounds.check_group_sessions(index)
+        draft, session_broken = _draft_session(players, claimed, _object(session, at), at, reseal=reseal)
+        drafts.append(draft)
+        broken |= session_broken
+    _number_days([draft.session for draft in drafts])
+    group = Group(name=name, imported=timezone.now(), imported_by=actor, resealed=broken)
+    return bulk.store(actor, bulk.Import(group=group, players=list(players.values()), drafts=drafts))
+
+
+def _number_days(sessions: Sequence[Session]) -> None:
+    """Each session's number among the group's sessions of its day, in the file's order (session_start
+    numbers them as they start)."""
+    started: dict[object, int] = {}
+    for session in sessions:
+        started[session.day] = session.day_number = started.get(session.day, 0) + 1
 
 
 @contextmanager
@@ -326,8 +341,10 @@ def _moment(value: object, field: str) -> datetime:
     return moment
 
 
-def _import_players(actor: User, group: Group, rows: Sequence[Any]) -> dict[int, Player]:
+def _players(rows: Sequence[Any]) -> dict[int, Player]:
+    """The file's players by their id in the file, checked as ``player_add`` checks them; not stored."""
     players: dict[int, Player] = {}
+    names: set[str] = set()
     for index, row in enumerate(rows):
         field = f"players[{index}]"
         player = _object(row, field)
@@ -336,66 +353,70 @@ def _import_players(actor: User, group: Group, rows: Sequence[Any]) -> dict[int,
             raise LedgerError("file_player_twice", field=f"{field}.id", value=file_id)
         created = _moment(player.get("created"), f"{field}.created")
         with _within(field):
-            players[file_id] = services.player_add(actor=actor, group=group, name=player.get("name"))
-        Player.objects.filter(pk=players[file_id].pk).update(created=created)
+            name = services.checks._required_text(player.get("name"), "name", 50)
+            if name in names:
+                raise LedgerError("player_name_taken", field="name", name=name)
+        names.add(name)
+        players[file_id] = Player(name=name, created=created)
     return players
 
 
-def _import_session(
-    actor: User,
-    group: Group,
+def _draft_session(
     players: Mapping[int, Player],
     claimed: Mapping[object, Any],
     data: Mapping[str, Any],
     at: str,
     *,
     reseal: bool,
-) -> bool:
-    """Replay one session of the file; whether its chain was broken (and so re-sealed)."""
-    seats = []
+) -> tuple[bulk.Draft, bool]:
+    """One session of the file replayed in memory; whether its chain was broken (and so re-sealed)."""
+    seated = []
     for index, file_id in enumerate(_list(data.get("seats"), f"{at}.seats")):
         player = players.get(file_id) if isinstance(file_id, int) else None
         if player is None:
             raise LedgerError("file_no_such_player", field=f"{at}.seats[{index}]")
-        seats.append(player.pk)
+        seated.append(player)
     with _within(at):
-        session = services.session_start(
-            actor=actor,
-            group=group,
+        services.sessions.seat_ids_check([player.pk for player in seated])
+        session = services.sessions.session_row(
+            group=None,
             name=data.get("name"),
-            player_ids=seats,
             rules=_object(data.get("rules"), "rules"),
             coins=data.get("coins"),
         )
     if data.get("fee") is not None:  # files written before the table fee have none
-        _import_fee(actor, session, players, _object(data["fee"], f"{at}.fee"), f"{at}.fee")
+        _fee(session, seated, players, _object(data["fee"], f"{at}.fee"), f"{at}.fee")
+    seats = [SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)]
     rounds = [
         _object(row, f"{at}.rounds[{index}]")
         for index, row in enumerate(_list(data.get("rounds"), f"{at}.rounds"))
     ]
-    replayed = _Replayed(session, data, rounds, _replay(actor, session, rounds, at), at)
+    draft = bulk.Draft(session, seats)
+    _replay(draft, rounds, at)
+    replayed = _Replayed(draft, data, rounds, at)
     _compare(replayed)
-    _restore_who_and_when(actor, replayed)  # checks the file's times as it puts them back
+    _restore_who_and_when(replayed)  # checks the file's times as it puts them back
     broken = _chain_break(data, claimed, at)
     if broken is not None and not reseal:
         raise LedgerError("file_chain_broken", field=broken)
-    return broken is not None
+    return draft, broken is not None
 
 
-def _import_fee(
-    actor: User, session: Session, players: Mapping[int, Player], fee: Mapping[str, Any], at: str
+def _fee(
+    session: Session, seated: Sequence[Player], players: Mapping[int, Player], fee: Mapping[str, Any], at: str
 ) -> None:
+    """The session's table fee as ``session_fee_set`` checks it, ``paid_by`` a player's id in the file."""
     paid_by = fee.get("paid_by")
     if paid_by is not None and not (isinstance(paid_by, int) and paid_by in players):
         raise LedgerError("file_no_such_player", field=f"{at}.paid_by")
     with _within(at):
-        services.session_fee_set(
-            actor=actor,
-            session=session,
+        amount, split, payer = services.sessions.fee_checked(
             amount=fee.get("amount"),
             split=fee.get("split"),
-            paid_by=None if paid_by is None else players[paid_by].pk,
+            paid_by=None if paid_by is None else players[paid_by],
+            seated=set(seated),
         )
+    session.fee_amount, session.fee_split, session.fee_paid_by = amount, split, payer
 
 
 def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, int, int, Mapping[str, Any]]]:
@@ -425,38 +446,41 @@ def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, in
     return sorted(history, key=lambda step: step[0])
 
 
-def _replay(actor: User, session: Session, rounds: Sequence[Mapping[str, Any]], at: str) -> list[Round]:
-    """Write the file's history again through the services, in the order it was written."""
-    stored: list[Round] = []
+def _replay(draft: bulk.Draft, rounds: Sequence[Mapping[str, Any]], at: str) -> None:
+    """Write the file's history again, in memory, in the order it was written."""
     for _, index, number, version in _history(rounds, at):
         step = STEPS.get(version["kind"])
         if step is None:
-            continue  # recoined: the services write it again as the consequence of an earlier change
+            continue  # recoined: the draft writes it again as the consequence of an earlier change
         body = {key: version.get(key) for key in ("dealer", "void_suits", "events")}
         with _within(f"{at}.rounds[{index}].versions[{number}]"):
-            step(actor, session, stored, index, body, rounds[index].get("idempotency_key"))
-    return stored
+            step(draft, index, body, _notes(version), rounds[index].get("idempotency_key"))
 
 
-def _record(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
-    if index != len(stored):
+def _notes(version: Mapping[str, Any]) -> Sequence[object] | None:
+    """The version's notes as the file holds them; none in a file exported before it carried them (the
+    version is then written as the services write one without notes)."""
+    notes = version.get("notes")
+    return None if notes is None else _list(notes, "notes")
+
+
+def _record(draft: bulk.Draft, index: int, body: Any, notes: Any, key: Any) -> None:
+    if index != len(draft.rounds):
         raise LedgerError("file_rounds_out_of_order", field="sequence")
-    stored.append(services.round_record(actor=actor, session=session, body=body, idempotency_key=key)[0])
+    draft.record(body, notes, key)
 
 
-def _correct(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
+def _correct(draft: bulk.Draft, index: int, body: Any, notes: Any, key: Any) -> None:
     # A corrected version after a voided one is a hand taken back and finished anew (undo, then redo).
-    stored[_recorded(stored, index)] = services.round_correct(
-        actor=actor, round_=stored[index], body=body, reinstate=True
-    )
+    draft.correct(draft.rounds[_recorded(draft, index)], body, notes)
 
 
-def _void(actor: Any, session: Session, stored: list[Round], index: int, body: Any, key: Any) -> None:
-    stored[_recorded(stored, index)] = services.round_void(actor=actor, round_=stored[index])
+def _void(draft: bulk.Draft, index: int, body: Any, notes: Any, key: Any) -> None:
+    draft.void(draft.rounds[_recorded(draft, index)])  # its notes are those of the version it voids
 
 
-def _recorded(stored: list[Round], index: int) -> int:
-    if index >= len(stored):
+def _recorded(draft: bulk.Draft, index: int) -> int:
+    if index >= len(draft.rounds):
         raise LedgerError("file_changed_before_recorded", field="sequence")
     return index
 
@@ -475,26 +499,24 @@ def _idempotency_key(value: object, field: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class _Replayed:
-    """One session of the file and what its replay stored: what the steps after the replay compare and
+    """One session of the file and its replay in memory: what the steps after the replay compare and
     put back."""
 
-    session: Session
+    draft: bulk.Draft
     data: Mapping[str, Any]  # the file's session
     rounds: Sequence[Mapping[str, Any]]  # its rounds, each checked to be an object
-    stored: Sequence[Round]  # the rounds the replay wrote, in position order
     at: str  # where the session is in the file: sessions[0]
 
-    def pairs(self) -> Iterator[tuple[Round, Mapping[str, Any], str]]:
-        """Each stored round with the file's round it replays and where that round is in the file."""
-        for index, (round_, file_round) in enumerate(zip(self.stored, self.rounds, strict=True)):
-            yield round_, file_round, f"{self.at}.rounds[{index}]"
+    def pairs(self) -> Iterator[tuple[Round, list[RoundVersion], Mapping[str, Any], str]]:
+        """Each replayed round, its versions, the file's round it replays and where that is in the file."""
+        versions = self.draft.versions()
+        for index, (round_, file_round) in enumerate(zip(self.draft.rounds, self.rounds, strict=True)):
+            yield round_, versions[round_.position], file_round, f"{self.at}.rounds[{index}]"
 
 
 def _compare(replayed: _Replayed) -> None:
     """The replay must give the file's own figures, version by version, and the file's totals."""
-    stored = _versions_by_round(replayed)
-    for round_, file_round, at in replayed.pairs():
-        mine = stored.get(round_.pk, [])
+    for _, mine, file_round, at in replayed.pairs():
         expected = file_round["versions"]
         where = f"{at}.versions"
         kinds = [version.kind for version in mine]
@@ -507,11 +529,13 @@ def _compare(replayed: _Replayed) -> None:
                     raise _differs(
                         f"{where}[{number}].{key}", f"{key} {figure}", f"{FIGURE_ZH[key]} {figure}"
                     )
-    totals = _totals(replayed.session)
+    points, house, coins, house_coins = replayed.draft.totals()
+    totals = {"points": points, "house": house, "coins": coins, "house_coins": house_coins}
     if replayed.data.get("totals") != totals:
-        points, house = _plain(totals["points"]), totals["house"]
         raise _differs(
-            f"{replayed.at}.totals", f"points {points} and house {house}", f"分数 {points}，房间 {house}"
+            f"{replayed.at}.totals",
+            f"points {_plain(points)} and house {house}",
+            f"分数 {_plain(points)}，房间 {house}",
         )
 
 
@@ -528,43 +552,21 @@ def _differs(field: str, replayed: str, replayed_zh: str) -> EngineError:
     return LedgerError("file_figures_differ", field=field, replayed=replayed, replayed_zh=replayed_zh)
 
 
-def _versions_by_round(replayed: _Replayed) -> dict[int, list[RoundVersion]]:
-    """Every version the replay of a session wrote, by round, oldest first: one query."""
-    by_round: dict[int, list[RoundVersion]] = {}
-    for version in RoundVersion.objects.filter(round__session=replayed.session).order_by("round", "version"):
-        by_round.setdefault(version.round_id, []).append(version)
-    return by_round
-
-
-def _restore_who_and_when(actor: User, replayed: _Replayed) -> None:
-    """The file's names and times on what the replay wrote (none of them is sealed: see integrity.py),
-    in two bulk updates a session (versions, rounds)."""
-    stored = _versions_by_round(replayed)
-    versions, rounds = [], []
-    for round_, file_round, at in replayed.pairs():
-        for number, (version, theirs) in enumerate(
-            zip(stored[round_.pk], file_round["versions"], strict=True)
-        ):
+def _restore_who_and_when(replayed: _Replayed) -> None:
+    """The file's names and times on what the replay wrote (none of them is sealed: see integrity.py), and
+    its sessions closed as the file closed them."""
+    for round_, mine, file_round, at in replayed.pairs():
+        for number, (version, theirs) in enumerate(zip(mine, file_round["versions"], strict=True)):
             writer = theirs.get("created_by")
             version.created = _moment(theirs.get("created"), f"{at}.versions[{number}].created")
-            version.created_by = None
             version.created_by_name = writer[:WRITER_NAME_LENGTH] if isinstance(writer, str) else ""
-            versions.append(version)
         round_.created = _moment(file_round.get("created"), f"{at}.created")
-        rounds.append(round_)
-    RoundVersion.objects.bulk_update(versions, ["created", "created_by", "created_by_name"], batch_size=500)
-    Round.objects.bulk_update(rounds, ["created"], batch_size=500)
-    session, data = replayed.session, replayed.data
+    draft, data = replayed.draft, replayed.data
     if data.get("status") == SessionStatus.CLOSED:
-        services.session_close(actor=actor, session=session)
-        Session.objects.filter(pk=session.pk).update(
-            closed=_moment(data.get("closed"), f"{replayed.at}.closed")
-        )
-    created = _moment(data.get("created"), f"{replayed.at}.created")
-    day = timezone.localtime(created).date()
-    Session.objects.filter(pk=session.pk).update(
-        created=created,
-        day=day,
-        day_number=Session.objects.filter(group=session.group_id, day=day).exclude(pk=session.pk).count() + 1,
-        name="" if baked_day_name(session.name, day) else session.name,
-    )
+        draft.close()
+        draft.session.status = SessionStatus.CLOSED
+        draft.session.closed = _moment(data.get("closed"), f"{replayed.at}.closed")
+    session = draft.session
+    session.created = _moment(data.get("created"), f"{replayed.at}.created")
+    session.day = timezone.localtime(session.created).date()
+    session.name = "" if baked_day_name(session.name, session.day) else session.name

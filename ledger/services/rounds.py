@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -104,7 +104,25 @@ def _round_insert(
     ``position``: the session's next one, when the caller has read it already under the lock."""
     if position is None:
         position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
-    round_ = Round.objects.create(
+    round_ = _new_round(session, position, body, result, key=key, fingerprint=fingerprint)
+    round_.save(force_insert=True)
+    moved = _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    bounds.check_moved(*moved, field="events")
+    return round_
+
+
+def _new_round(
+    session: Session,
+    position: int,
+    body: Mapping[str, Any],
+    result: RoundResult,
+    *,
+    key: str | None,
+    fingerprint: str,
+) -> Round:
+    """The row of a round recorded at ``position``, not yet stored (a group file's import stores it in
+    bulk: services/bulk.py)."""
+    return Round(
         session=session,
         position=position,
         dealer=body["dealer"],
@@ -114,9 +132,6 @@ def _round_insert(
         idempotency_key=key,
         request_fingerprint=fingerprint,
     )
-    moved = _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
-    bounds.check_moved(*moved, field="events")
-    return round_
 
 
 def _replayed(existing: Round, fingerprint: str) -> Round:
@@ -348,8 +363,20 @@ def _reverse_current(
     if new_version.version == 1:
         return [], []
     live = {"round": round_, "reverses__isnull": True, "reversed_by__isnull": True}
-    entries = LedgerEntry.objects.bulk_create(
-        LedgerEntry(
+    rows = LedgerEntry.objects.filter(**live) if points else ()
+    entries = LedgerEntry.objects.bulk_create(_entry_reversals(round_, new_version, rows))
+    coins = CoinEntry.objects.bulk_create(
+        _coin_reversals(round_, new_version, CoinEntry.objects.filter(**live))
+    )
+    return entries, coins
+
+
+def _entry_reversals(
+    round_: Round, new_version: RoundVersion, rows: Iterable[LedgerEntry]
+) -> Iterator[LedgerEntry]:
+    """A row of ``new_version`` cancelling each of ``rows``: the same seat and reason, the points negated."""
+    for row in rows:
+        yield LedgerEntry(
             session_id=row.session_id,
             round=round_,
             round_version=new_version,
@@ -362,10 +389,13 @@ def _reverse_current(
             transfer_index=row.transfer_index,
             reverses=row,
         )
-        for row in (LedgerEntry.objects.filter(**live) if points else ())
-    )
-    coins = CoinEntry.objects.bulk_create(
-        CoinEntry(
+
+
+def _coin_reversals(
+    round_: Round, new_version: RoundVersion, rows: Iterable[CoinEntry]
+) -> Iterator[CoinEntry]:
+    for row in rows:
+        yield CoinEntry(
             session_id=row.session_id,
             round=round_,
             round_version=new_version,
@@ -374,9 +404,6 @@ def _reverse_current(
             coins=-row.coins,
             reverses=row,
         )
-        for row in CoinEntry.objects.filter(**live)
-    )
-    return entries, coins
 
 
 def _entries(

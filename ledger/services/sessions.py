@@ -52,26 +52,34 @@ def session_start(
     seat = _check_dealer(dealer)
     bounds.check_group(group)
     players = _seat_players(group, player_ids)
-    full_rules = _every_value(Rules.from_dict(rules))
-    room_coefficient, balances = _parse_coins(coins)
-    given_name = _optional_text(name, "name", 100)
-    day = timezone.localdate()
+    session = session_row(group=group, name=name, rules=rules, coins=coins)
+    session.day = timezone.localdate()
     Group.objects.select_for_update().filter(pk=group.pk).first()  # one day number per session
-    session = Session.objects.create(
-        group=group,
-        name=given_name,
-        day=day,
-        day_number=Session.objects.filter(group=group, day=day).count() + 1,
-        rules=full_rules,
-        coins_enabled=coins is not None,
-        room_coefficient=room_coefficient,
-        starting_balances=balances,
-    )
+    session.day_number = Session.objects.filter(group=group, day=session.day).count() + 1
+    session.save(force_insert=True)
     SessionSeat.objects.bulk_create(
         SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(players)
     )
     HandInProgress.objects.create(session=session, number=1, dealer=seat)
     return session
+
+
+def session_row(
+    *, group: Group | None, name: object, rules: Mapping[str, Any] | None, coins: Mapping[str, Any] | None
+) -> Session:
+    """A new session's row, checked and not yet stored: its name (blank: named by its day), every value of
+    its rules, its coins; its day and day number are the caller's (a group file's import takes them from
+    the file and stores the row in bulk: services/bulk.py)."""
+    full_rules = _every_value(Rules.from_dict(rules))
+    room_coefficient, balances = _parse_coins(coins)
+    return Session(
+        group=group,
+        name=_optional_text(name, "name", 100),
+        rules=full_rules,
+        coins_enabled=coins is not None,
+        room_coefficient=room_coefficient,
+        starting_balances=balances,
+    )
 
 
 @transaction.atomic
@@ -123,6 +131,17 @@ def _every_value(rules: Rules) -> dict[str, Any]:
 
 
 def _seat_players(group: Group, player_ids: Sequence[int]) -> list[Player]:
+    seat_ids_check(player_ids)
+    found = Player.objects.in_bulk(list(player_ids))
+    for index, player_id in enumerate(player_ids):
+        player = found.get(player_id)
+        if player is None or player.group_id != group.pk:
+            raise LedgerError("no_such_player", field=f"players[{index}]", value=player_id)
+    return [found[player_id] for player_id in player_ids]
+
+
+def seat_ids_check(player_ids: Sequence[int]) -> None:
+    """Four different player ids, one a seat."""
     if not isinstance(player_ids, Sequence) or len(player_ids) != SEATS:
         raise LedgerError("player_ids", field="players")
     for index, player_id in enumerate(player_ids):
@@ -130,12 +149,6 @@ def _seat_players(group: Group, player_ids: Sequence[int]) -> list[Player]:
             raise LedgerError("not_a_player_id", field=f"players[{index}]", value=player_id)
     if len(set(player_ids)) != SEATS:
         raise LedgerError("players_not_different", field="players")
-    found = Player.objects.in_bulk(list(player_ids))
-    for index, player_id in enumerate(player_ids):
-        player = found.get(player_id)
-        if player is None or player.group_id != group.pk:
-            raise LedgerError("no_such_player", field=f"players[{index}]", value=player_id)
-    return [found[player_id] for player_id in player_ids]
 
 
 def _parse_coins(coins: Mapping[str, Any] | None) -> tuple[int | None, list[int] | None]:
@@ -182,17 +195,24 @@ def session_fee_set(
     session who paid the room, or None while the house is still to be paid. Open or closed: the fee is
     often known only when the evening ends, and it changes the settle-up, not the ledger."""
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
+    seated = set(SessionSeat.objects.filter(session=session).values_list("player_id", flat=True))
+    fee = fee_checked(amount=amount, split=split, paid_by=paid_by, seated=seated)
+    session = _locked(session)
+    session.fee_amount, session.fee_split, session.fee_paid_by_id = fee
+    session.save(update_fields=["fee_amount", "fee_split", "fee_paid_by"])
+    return session
+
+
+def fee_checked(*, amount: object, split: object, paid_by: object, seated: set[Any]) -> tuple[Any, Any, Any]:
+    """A table fee as ``session_fee_set`` takes it: (amount, split, paid_by), each checked, ``paid_by``
+    one of the ``seated`` players' ids or None."""
     if not _is_whole(amount, 0, MAX_FEE):
         raise LedgerError("fee_amount", field="amount", maximum=MAX_FEE)
     if split not in {choice.value for choice in FeeSplit}:
         raise LedgerError("fee_split", field="split", choices=", ".join(choice.value for choice in FeeSplit))
-    seated = set(SessionSeat.objects.filter(session=session).values_list("player_id", flat=True))
     if paid_by is not None and paid_by not in seated:
         raise LedgerError("fee_paid_by", field="paid_by")
-    session = _locked(session)
-    session.fee_amount, session.fee_split, session.fee_paid_by_id = amount, split, paid_by
-    session.save(update_fields=["fee_amount", "fee_split", "fee_paid_by"])
-    return session
+    return amount, split, paid_by
 
 
 def _locked(session: Session) -> Session:

@@ -1,0 +1,402 @@
+"""A session's history written as the round services write it, but in memory, then stored in bulk: the
+import of a group file (ledger/group_file.py).
+
+The round services (rounds.py) write one version at a time under the session's lock and read back what
+they need: the coin balances before a round, the rows a new version reverses, the head of the chain. A
+file's history is known whole before anything is stored, so ``Draft`` keeps that state in memory and
+takes the same steps in the same order with the services' own pieces (the body's check, the engine's
+settlement, the rows built from its result, the bounds): what it stores is, row for row and digest for
+digest, what replaying the file through the services stored (tests/ledger/test_group_file.py holds the
+two equal). Nothing here writes until ``store``:
+
+1. ``reserve`` takes the ids of the rows from the database's own counter (SQLite's AUTOINCREMENT
+   sequence, PostgreSQL's identity sequence) in one short transaction, so every link and every seal can
+   be computed before the write, and no other writer can take those ids meanwhile;
+2. ``Draft.seal`` chains the session's versions in the order written, over what the seal of a version
+   just written hashes (``integrity.Written``), and moves the session's head;
+3. ``store`` compiles the bulk inserts (``bulk_create``'s statements, the file's times kept), then runs
+   them in one transaction, in the order of the foreign keys (the database's guards refuse updates and
+   deletes of ledger rows, never inserts): its lock is held for the inserts alone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import connection, models, transaction
+from django.db.models.sql import InsertQuery
+from django.utils import timezone
+
+from settlement.engine import RoundResult
+
+from .. import bounds, integrity
+from ..errors import IdempotencyKeyReusedError
+from ..models import (
+    CoinEntry,
+    Group,
+    HandInProgress,
+    LedgerEntry,
+    Membership,
+    Player,
+    Role,
+    Round,
+    RoundVersion,
+    Session,
+    SessionSeat,
+    VersionKind,
+    WinRecord,
+)
+from . import rounds
+from .checks import _fingerprint
+
+# Rows a version writes, by the table name its seal uses.
+SEALED_ROWS = (("entries", LedgerEntry), ("coins", CoinEntry), ("wins", WinRecord))
+
+
+@dataclass(eq=False)
+class _Written:
+    """A version as the draft wrote it: its rows, and what they moved (what ledger/bounds.py limits)."""
+
+    version: RoundVersion
+    rows: dict[str, list[Any]]
+
+    def moved(self, name: str, column: str) -> int:
+        return sum(abs(getattr(row, column)) for row in self.rows[name])
+
+
+@dataclass(eq=False)
+class _Current:
+    """A round's state between writes: its current version, and its rows no later version reversed."""
+
+    version: RoundVersion
+    entries: list[LedgerEntry] = field(default_factory=list)
+    coins: list[CoinEntry] = field(default_factory=list)
+
+
+class Draft:
+    """One session's history, written step by step in memory as ``round_record``, ``round_correct``
+    (``reinstate=True``) and ``round_void`` write it, and then closed as ``session_close`` closes it."""
+
+    def __init__(self, session: Session, seats: Sequence[SessionSeat]) -> None:
+        self.session = session
+        self.seats = list(seats)
+        self.player_of = {seat.seat: seat.player_id for seat in seats}
+        self.hand = HandInProgress(session=session, number=1, dealer=0)
+        self.rounds: list[Round] = []
+        self.written: list[_Written] = []  # in the order written: the chain's order
+        self._current: dict[int, _Current] = {}  # by position
+        self._keys: set[str] = set()
+        self._moved = [0, 0]  # points, coins
+
+    # --- the three steps a file replays ---
+
+    def record(self, body: object, notes: Sequence[object] | None, key: str | None) -> None:
+        """``notes``: none for a round recorded as ``POST rounds/`` records it, one per event (or fewer) for
+        a hand finished at the table."""
+        round_body = rounds._round_body(body)
+        fingerprint = _fingerprint(round_body)  # of the round as entered, notes aside (as the hand's is)
+        if notes:
+            round_body["notes"] = rounds._notes_for(notes, round_body["events"])
+        if key is not None and key in self._keys:
+            raise IdempotencyKeyReusedError()
+        coins_before = self._balances()
+        result = rounds._settle(self.session, round_body, coins_before)
+        position = len(self.rounds) + 1
+        round_ = rounds._new_round(
+            self.session, position, round_body, result, key=key, fingerprint=fingerprint
+        )
+        self.rounds.append(round_)
+        if key is not None:
+            self._keys.add(key)
+        self._write(round_, VersionKind.RECORDED, 1, round_body, result, coins_before)
+        self._check_bounds("events")
+        self.hand.revision += 1
+        self.hand.number = max(self.hand.number, position + 1)
+
+    def correct(self, round_: Round, body: object, notes: Sequence[object] | None) -> None:
+        round_body = rounds._round_body(body)
+        round_body["notes"] = rounds._notes_for(notes, round_body["events"])
+        coins_before = self._balances(before=round_.position)
+        result = rounds._settle(self.session, round_body, coins_before)
+        round_.version += 1
+        self._write(round_, VersionKind.CORRECTED, round_.version, round_body, result, coins_before)
+        round_.dealer = round_body["dealer"]
+        round_.void_suits = round_body.get("void_suits")
+        round_.events = round_body["events"]
+        round_.adjustment = result.adjustment_round
+        round_.voided = False
+        self._resettle_later_coins(round_)
+        self._check_bounds("events")
+        self.hand.revision += 1
+
+    def void(self, round_: Round) -> None:
+        if round_.voided:
+            return
+        notes = self._current[round_.position].version.notes
+        body = {**rounds._body_of(round_), "notes": notes}
+        self._write(round_, VersionKind.VOIDED, round_.version + 1, body, None, None)
+        round_.voided = True
+        round_.version += 1
+        self._resettle_later_coins(round_)
+        self._check_bounds("round")
+        self.hand.revision += 1
+
+    def close(self) -> None:
+        self.hand.revision += 1
+
+    # --- what the services read back from the database, kept here ---
+
+    def versions(self) -> dict[int, list[RoundVersion]]:
+        """Every version written, by its round's position, oldest first."""
+        by_position: dict[int, list[RoundVersion]] = {}
+        for written in self.written:
+            by_position.setdefault(written.version.round.position, []).append(written.version)
+        return by_position
+
+    def totals(self) -> tuple[list[int], int, list[int] | None, int | None]:
+        """Points per seat, the house's, coins per seat (the starting balances included) and the house's:
+        the sums ``selectors.session_totals`` takes over the rows."""
+        points: dict[int | None, int] = {}
+        coins: dict[int | None, int] = {}
+        for written in self.written:
+            for row in written.rows["entries"]:
+                points[row.seat] = points.get(row.seat, 0) + row.points
+            for row in written.rows["coins"]:
+                coins[row.seat] = coins.get(row.seat, 0) + row.coins
+        seats = [seat.seat for seat in self.seats]
+        if not self.session.coins_enabled:
+            return [points.get(seat, 0) for seat in seats], points.get(None, 0), None, None
+        starting = self.session.starting_balances or []
+        return (
+            [points.get(seat, 0) for seat in seats],
+            points.get(None, 0),
+            [int(starting[seat]) + coins.get(seat, 0) for seat in seats],
+            coins.get(None, 0),
+        )
+
+    def _balances(self, *, before: int | None = None) -> list[int] | None:
+        """``selectors.coin_balances``: the starting balances plus the seats' coins of the rounds before
+        position ``before`` (of every round when None)."""
+        if not self.session.coins_enabled:
+            return None
+        balances = [int(start) for start in self.session.starting_balances or ()]
+        for position, current in self._current.items():
+            if before is None or position < before:
+                for row in current.coins:
+                    if not row.is_house:
+                        balances[row.seat] += row.coins
+        return balances
+
+    def _check_bounds(self, field_name: str) -> None:
+        bounds.check_moved(*self._moved, field=field_name)
+
+    def _resettle_later_coins(self, changed: Round) -> None:
+        """``rounds._resettle_later_coins``: every later round counting settled again against the balances
+        before it, a ``recoined`` version where its coins come out differently."""
+        if not self.session.coins_enabled:
+            return
+        later = [round_ for round_ in self.rounds if round_.position > changed.position and not round_.voided]
+        if not later:
+            return
+        balances = self._balances(before=later[0].position)
+        for round_ in later:
+            current = self._current[round_.position].version
+            body = {**rounds._body_of(round_), "notes": current.notes}
+            result = rounds._settle(self.session, body, balances)
+            coins = result.coins
+            assert coins is not None  # noqa: S101 - the session has coins, so the engine settled them
+            stored = current.result["coins"]
+            if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
+                round_.version += 1
+                self._write(round_, VersionKind.RECOINED, round_.version, body, result, balances)
+            balances = list(coins.balances)
+
+    def _write(
+        self,
+        round_: Round,
+        kind: VersionKind,
+        number: int,
+        body: dict[str, Any],
+        result: RoundResult | None,
+        coins_before: list[int] | None,
+    ) -> None:
+        """``rounds._write_version``: the version, the reversal of its round's live rows, its own rows."""
+        version = RoundVersion(
+            round=round_,
+            version=number,
+            kind=kind,
+            dealer=body["dealer"],
+            void_suits=body.get("void_suits"),
+            events=body["events"],
+            notes=list(body.get("notes") or ()),
+            # as the database gives it back (lists, not tuples): what the seal and the comparison read
+            result=None if result is None else json.loads(json.dumps(result.to_dict())),
+            coin_balances_before=coins_before,
+        )
+        previous = self._current.get(round_.position)
+        moves_points = kind != VersionKind.RECOINED
+        entries: list[LedgerEntry] = []
+        coins: list[CoinEntry] = []
+        if previous is not None:
+            if moves_points:
+                entries += rounds._entry_reversals(round_, version, previous.entries)
+            coins += rounds._coin_reversals(round_, version, previous.coins)
+        current = _Current(version=version)
+        if previous is not None and not moves_points:
+            current.entries = previous.entries
+        wins: list[WinRecord] = []
+        if result is not None:
+            if moves_points:
+                current.entries = rounds._entries(round_, version, self.player_of, result.transfers)
+                entries += current.entries
+            current.coins = rounds._coin_entries(round_, version, result)
+            coins += current.coins
+            wins = rounds._win_records(round_, version, self.player_of, result)
+        self._current[round_.position] = current
+        written = _Written(version=version, rows={"entries": entries, "coins": coins, "wins": wins})
+        self.written.append(written)
+        self._moved[0] += written.moved("entries", "points")
+        self._moved[1] += written.moved("coins", "coins")
+
+    # --- once the ids are reserved ---
+
+    def link(self) -> None:
+        """The links the services' rows took from stored rows, taken now from the reserved ids."""
+        for written in self.written:
+            for name, _ in SEALED_ROWS:
+                for row in written.rows[name]:
+                    row.session_id = self.session.pk
+                    row.round_id = row.round.pk
+                    row.round_version_id = row.round_version.pk
+                    if name != "wins":
+                        row.reverses_id = None if row.reverses is None else row.reverses.pk
+
+    def seal(self) -> None:
+        """``integrity.seal`` of every version in the order written, and the session's head."""
+        head = ""
+        for written in self.written:
+            version = written.version
+            rows = integrity.Written(written.rows["entries"], written.rows["coins"], written.rows["wins"])
+            sealed = integrity._sealed(integrity._written_row(version), rows.columns())
+            version.previous_digest = head
+            version.digest = head = integrity.digest_of(head, sealed.content)
+        self.session.ledger_digest = head
+        self.session.points_moved, self.session.coins_moved = self._moved
+
+
+# --- reserving ids, storing -----------------------------------------------------------------------------
+
+
+def _reserve_postgresql(cursor: Any, table: str, count: int) -> list[int]:
+    """Ids from the identity column's own sequence: no other writer is given them, used or not."""
+    cursor.execute(
+        "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [table, count]
+    )
+    return [pk for (pk,) in cursor.fetchall()]
+
+
+def _reserve_sqlite(cursor: Any, table: str, count: int) -> list[int]:
+    """AUTOINCREMENT never gives an id at or below its sequence again: the sequence moved past a block."""
+    cursor.execute(
+        "INSERT INTO sqlite_sequence (name, seq) SELECT %s, 0 "
+        "WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = %s)",
+        [table, table],
+    )
+    cursor.execute(
+        "UPDATE sqlite_sequence SET seq = MAX(seq, (SELECT COALESCE(MAX(id), 0) FROM "  # noqa: S608 - a model's table
+        f"{connection.ops.quote_name(table)})) + %s WHERE name = %s RETURNING seq",
+        [count, table],
+    )
+    (last,) = cursor.fetchone()
+    return list(range(last - count + 1, last + 1))
+
+
+RESERVE = {"postgresql": _reserve_postgresql, "sqlite": _reserve_sqlite}
+
+
+def reserve(tables: Iterable[tuple[type[models.Model], Sequence[models.Model]]]) -> None:
+    """Give each row an id of its table that no other writer can take, in one short transaction."""
+    take = RESERVE[connection.vendor]
+    with transaction.atomic(), connection.cursor() as cursor:
+        for model, rows in tables:
+            if rows:
+                for row, pk in zip(rows, take(cursor, model._meta.db_table, len(rows)), strict=True):
+                    row.pk = pk
+
+
+@dataclass
+class Import:
+    """A whole group file, settled and sealed in memory: what ``store`` writes."""
+
+    group: Group
+    players: list[Player]
+    drafts: list[Draft]
+
+    def tables(self) -> list[tuple[type[models.Model], list[Any]]]:
+        """Every row to insert but the players (their ids are reserved first: the rows name them), by
+        table, in an order that inserts no row before one it points to."""
+        drafts = self.drafts
+        return [
+            (Session, [draft.session for draft in drafts]),
+            (SessionSeat, [seat for draft in drafts for seat in draft.seats]),
+            (HandInProgress, [draft.hand for draft in drafts]),
+            (Round, [round_ for draft in drafts for round_ in draft.rounds]),
+            (RoundVersion, [w.version for draft in drafts for w in draft.written]),
+            *(
+                (model, [row for draft in drafts for w in draft.written for row in w.rows[name]])
+                for name, model in SEALED_ROWS
+            ),
+        ]
+
+
+def store(actor: User, plan: Import) -> Group:
+    """Reserve the ids (the players' are already), link and seal, compile every insert; then run them in
+    one transaction, which so holds the database's write lock only for the inserts themselves."""
+    membership = Membership(user=actor, group=plan.group, role=Role.OWNER)
+    tables = [(Group, [plan.group]), (Membership, [membership]), *plan.tables()]
+    reserve(tables)
+    for row in plan.players:
+        row.group = plan.group
+    for draft in plan.drafts:
+        draft.session.group = plan.group
+        draft.link()
+        draft.seal()
+    statements = [
+        statement
+        for model, rows in [*tables[:2], (Player, plan.players), *tables[2:]]
+        for statement in _inserts(model, rows)
+    ]
+    with transaction.atomic(), connection.cursor() as cursor:
+        for sql, params in statements:
+            cursor.execute(sql, params)
+    return plan.group
+
+
+def _inserts(model: type[models.Model], rows: Sequence[models.Model]) -> list[tuple[str, Any]]:
+    """The INSERT statements ``bulk_create`` sends for ``rows``, compiled now, ids and links included.
+    Raw, as ``loaddata`` saves rows: a ``created`` is the file's (``auto_now_add`` would set it to now),
+    so the rows whose time is the import's are given it here."""
+    now = timezone.now()
+    fields = model._meta.concrete_fields
+    stamped = [
+        f.attname for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+    ]
+    for row in rows:
+        row._prepare_related_fields_for_save(operation_name="bulk_create")
+        for attname in stamped:
+            if getattr(row, attname) is None or attname in AUTO_NOW:
+                setattr(row, attname, now)
+    statements = []
+    size = connection.ops.bulk_batch_size(fields, rows) or len(rows)
+    for start in range(0, len(rows), size):
+        query = InsertQuery(model)
+        query.insert_values(fields, rows[start : start + size], raw=True)
+        statements += query.get_compiler(using=connection.alias).as_sql()
+    return statements
+
+
+AUTO_NOW = {"updated"}  # ``auto_now``: the time of the write, always
