@@ -1,8 +1,9 @@
 """``make bench``: runs every ``bench/bench_*.py`` module's ``run()`` once and prints its table.
 
 Each ``run()`` returns a title and rows of (what, figure, target, verdict); nothing here is a test, and a
-figure that misses its target is printed as such, not hidden. The exit status is 1 when any target is
-missed (verdict ``MISSED``), so a script can tell; a row with no verdict is a figure for people.
+figure that misses its target is printed as such, not hidden. The last line says "every target met", or
+names each row that missed (verdict ``MISSED``) and the exit status is 1, so a script can tell; a row
+with no verdict is a figure for people.
 """
 
 import importlib
@@ -34,7 +35,7 @@ def main() -> int:
         info.name for info in pkgutil.iter_modules([str(package_dir)]) if info.name.startswith("bench_")
     )
     only = set(sys.argv[1:])
-    missed = 0
+    missed: list[str] = []
     for name in names:
         if only and name.removeprefix("bench_") not in only:
             continue
@@ -42,9 +43,20 @@ def main() -> int:
         started = time.perf_counter()
         title, rows = module.run()
         print_table(f"{title}  ({time.perf_counter() - started:.1f} s)", rows)
-        missed += sum(1 for row in rows if row[3] == "MISSED")
-    print(f"\n{missed} target(s) missed" if missed else "\nevery target met")
+        missed += [
+            f"{name.removeprefix('bench_')}: {row[0]} ({row[1]}; {row[2]})"
+            for row in rows
+            if row[3] == "MISSED"
+        ]
+    print(verdict(missed))
     return 1 if missed else 0
+
+
+def verdict(missed: list[str]) -> str:
+    """The last line: every target met, or each row that missed its target, named."""
+    if not missed:
+        return "\nevery target met"
+    return f"\n{len(missed)} target(s) missed:\n" + "\n".join(f"- {row}" for row in missed)
 
 
 if __name__ == "__main__":

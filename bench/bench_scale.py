@@ -15,8 +15,9 @@ that size, home for the account in that many groups (100 at most). Each is fetch
 
 A request that runs longer than ``SCZMJ_SCALE_DEADLINE`` seconds (default 30) is stopped in the database
 and printed as such (a miss). Targets at the largest size: at most 100 ms and 15 queries, and at most 2x
-growth from 100 to 1,000 (``EXEMPT``: the exports, which grow with what they carry); ``verify_ledger`` of
-the longest session at most 2 s CPU. It runs on SQLite (a throwaway file) and on PostgreSQL (the database
+growth from 100 to 1,000 (``EXEMPT``: the exports, which grow with what they carry); the import of the
+group of 100 sessions' file at most 5 s and 500 queries; ``verify_ledger`` of the longest session at most
+2 s CPU. It runs on SQLite (a throwaway file) and on PostgreSQL (the database
 ``SCZMJ_BENCH_POSTGRES`` names, dropped and created again; skipped when the server does not answer).
 
     .venv/bin/python -m bench scale
@@ -48,6 +49,9 @@ MAX_MS = 100.0
 MAX_QUERIES = 15
 MAX_GROWTH = 2.0
 VERIFY_MAX_MS = 2000.0
+IMPORT_SESSIONS = 100  # the group file imported: the group of this many sessions (or the largest below)
+IMPORT_MAX_MS = 5000.0
+IMPORT_MAX_QUERIES = 500
 ANSWERED = (200, 204)  # 204: a poll with nothing new
 EXEMPT = ("export",)  # rows whose name holds this: measured, held to no target
 
@@ -148,6 +152,19 @@ def rows(database: str, figures: dict[str, Any]) -> list[Row]:
                 "" if _exempt(name) else _verdict(missed),
             )
         )
+    moved = figures["import"]
+    found.append(
+        (
+            f"{database}: import of {moved['sessions']} sessions ({moved['rounds']:,} rounds)",
+            f"{moved['server_ms'] / 1000:.1f} s ({moved['cpu_ms'] / 1000:.1f} s CPU) {moved['queries']} q",
+            f"<= {IMPORT_MAX_MS / 1000:.0f} s, {IMPORT_MAX_QUERIES} q",
+            _verdict(
+                []
+                if moved["server_ms"] <= IMPORT_MAX_MS and moved["queries"] <= IMPORT_MAX_QUERIES
+                else ["missed"]
+            ),
+        )
+    )
     verify = figures["verify"]
     found.append(
         (
@@ -350,6 +367,30 @@ PAGES = (
 )
 
 
+def _import(owner: Any, group_id: int) -> dict[str, Any]:
+    """A group's file exported, then imported as a new group: server time (as ``fetch`` counts it) and
+    queries of the import."""
+    from django.db import connection
+
+    from ledger import group_file
+    from ledger.models import Group
+
+    file = json.loads(json.dumps(group_file.group_export(actor=owner, group=Group.objects.get(pk=group_id))))
+    clock = _Clock()
+    started_cpu = time.process_time()
+    with connection.execute_wrapper(clock):
+        group_file.group_import(actor=owner, data=file)
+    cpu = time.process_time() - started_cpu
+    waited = max(0.0, clock.wall - clock.cpu) if connection.vendor == "postgresql" else 0.0
+    return {
+        "sessions": len(file["sessions"]),
+        "rounds": sum(len(session["rounds"]) for session in file["sessions"]),
+        "server_ms": (cpu + waited) * 1000,
+        "cpu_ms": cpu * 1000,
+        "queries": clock.queries,
+    }
+
+
 def measure() -> dict[str, Any]:
     import django
 
@@ -382,6 +423,9 @@ def measure() -> dict[str, Any]:
         home = Client()
         home.force_login(users.get(pk=seeded.home_users[min(size, 100)]))
         found.setdefault("page home", {})[str(size)] = timed(home, "/home/")
+    moved = _import(
+        users.get(pk=seeded.owner_id), seeded.groups[max(s for s in SIZES if s <= IMPORT_SESSIONS)]
+    )
     longest = Session.objects.get(pk=seeded.long_sessions[hands_at(SIZES[-1])])
     started_cpu = time.process_time()
     findings = list(verify_session(longest))
@@ -393,6 +437,7 @@ def measure() -> dict[str, Any]:
         "rounds": seeded.rounds,
         "seed_s": seed_s,
         "rows": found,
+        "import": moved,
         "verify": {
             "rounds": hands_at(SIZES[-1]),
             "cpu_ms": verify_ms,

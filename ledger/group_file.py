@@ -2,16 +2,18 @@
 
 The file (API.md, "Moving a group"): ``{"format": "sczmj-group", "version": 1, "group", "players",
 "members", "sessions"}``; each session carries its rules, seats, coins, status and times, its rounds as
-entered with every version (kind, dealer, void suits, events, who and when, the figures it settled to,
-its place in the session's history) and the session's totals.
+entered with every version (kind, dealer, void suits, events, the notes that explain them, who and when,
+the figures it settled to, its place in the session's history) and the session's totals. A file exported
+before versions carried their notes has none; its versions are then imported without them.
 
-Import, in one transaction (any refusal stores nothing):
+Import: everything is checked, settled and sealed in memory, then written at once (services/bulk.py),
+so any refusal stores nothing and the database's write lock is held for the inserts alone:
 
-1. check the envelope (format and version) and create the group, owned by the caller, and its players;
-2. per session: start it through ``session_start`` with the file's rules and coins; replay its history
-   in the order it was written, each ``recorded`` version through ``round_record``, each ``corrected``
-   through ``round_correct``, each ``voided`` through ``round_void`` (``recoined`` versions are the
-   services' own consequence and are written by them again);
+1. check the envelope (format and version), the group's name and its players;
+2. per session: its rules and coins as ``session_start`` checks them; replay its history in the order it
+   was written, each ``recorded`` version as ``round_record`` writes it, each ``corrected`` as
+   ``round_correct`` does, each ``voided`` as ``round_void`` (``recoined`` versions are the consequence
+   of an earlier change and are written again by it), each version with its notes;
 3. compare: every round's versions must come out as the file lists them (kinds and figures) and the
    session's totals as the file's; any difference is a 400 naming where it is;
 4. put back who and when (the file's names and times: the accounts of another server are not this
