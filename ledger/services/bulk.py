@@ -187,7 +187,7 @@ class Draft:
         for position, current in self._current.items():
             if before is None or position < before:
                 for row in current.coins:
-                    if not row.is_house:
+                    if row.seat is not None:  # a seat's, not the house's
                         balances[row.seat] += row.coins
         return balances
 
@@ -209,6 +209,7 @@ class Draft:
             result = rounds._settle(self.session, body, balances)
             coins = result.coins
             assert coins is not None  # noqa: S101 - the session has coins, so the engine settled them
+            assert current.result is not None  # noqa: S101 - it counts, so it settled
             stored = current.result["coins"]
             if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
                 round_.version += 1
@@ -357,7 +358,11 @@ def store(actor: User, plan: Import) -> Group:
     """Reserve the ids (the players' are already), link and seal, compile every insert; then run them in
     one transaction, which so holds the database's write lock only for the inserts themselves."""
     membership = Membership(user=actor, group=plan.group, role=Role.OWNER)
-    tables = [(Group, [plan.group]), (Membership, [membership]), *plan.tables()]
+    tables: list[tuple[type[models.Model], list[Any]]] = [
+        (Group, [plan.group]),
+        (Membership, [membership]),
+        *plan.tables(),
+    ]
     reserve(tables)
     for row in plan.players:
         row.group = plan.group
@@ -365,9 +370,10 @@ def store(actor: User, plan: Import) -> Group:
         draft.session.group = plan.group
         draft.link()
         draft.seal()
+    players: list[tuple[type[models.Model], list[Any]]] = [(Player, plan.players)]
     statements = [
         statement
-        for model, rows in [*tables[:2], (Player, plan.players), *tables[2:]]
+        for model, rows in [*tables[:2], *players, *tables[2:]]
         for statement in _inserts(model, rows)
     ]
     with transaction.atomic(), connection.cursor() as cursor:
@@ -376,7 +382,7 @@ def store(actor: User, plan: Import) -> Group:
     return plan.group
 
 
-def _inserts(model: type[models.Model], rows: Sequence[models.Model]) -> list[tuple[str, Any]]:
+def _inserts(model: type[models.Model], rows: list[Any]) -> list[tuple[str, Any]]:
     """The INSERT statements ``bulk_create`` sends for ``rows``, compiled now, ids and links included.
     Raw, as ``loaddata`` saves rows: a ``created`` is the file's (``auto_now_add`` would set it to now),
     so the rows whose time is the import's are given it here."""

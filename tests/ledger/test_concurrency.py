@@ -124,7 +124,7 @@ def test_a_round_of_another_group_waits_less_than_a_second_for_an_import(table):
         alone.append(time.monotonic() - started)
     file = group_file.group_export(actor=owner, group=session.group)
     played = file["sessions"][0]
-    file["sessions"] = [copy.deepcopy(played) for _ in range(150)]
+    file["sessions"] = [copy.deepcopy(played) for _ in range(60)]
     importing = threading.Event()
     waits: list[tuple[int, float]] = []
 
@@ -145,6 +145,6 @@ def test_a_round_of_another_group_waits_less_than_a_second_for_an_import(table):
 
     run_together([record_meanwhile, import_the_file])
     assert Group.objects.filter(imported__isnull=False).count() == 1
-    assert len(waits) >= 3, waits  # the import ran long enough for several rounds beside it
+    assert len(waits) >= 2, waits  # the import ran long enough for rounds beside it
     assert {status for status, _ in waits} == {201}
     assert max(wait for _, wait in waits) <= max(alone) + 1.0, (alone, waits)
