@@ -115,13 +115,18 @@ def test_a_round_of_another_group_waits_less_than_a_second_for_an_import(table):
     """Issue 16: the import held SQLite's write lock for all of its 23 s, and every other write failed with
     "database is locked". Now it settles and seals before its transaction: a round recorded in another
     group meanwhile waits at most for the inserts, less than a second beyond what a round takes alone
-    (measured just before, on the same machine)."""
+    (measured just before and just after, on the same machine)."""
     owner, session = table
-    alone = []
-    for _ in range(3):
-        started = time.monotonic()
-        assert post_round(owner, session.pk, SELF_DRAW_B, None)[0] == 201
-        alone.append(time.monotonic() - started)
+
+    def alone() -> list[float]:
+        took = []
+        for _ in range(3):
+            started = time.monotonic()
+            assert post_round(owner, session.pk, SELF_DRAW_B, None)[0] == 201
+            took.append(time.monotonic() - started)
+        return took
+
+    before = alone()
     file = group_file.group_export(actor=owner, group=session.group)
     played = file["sessions"][0]
     file["sessions"] = [copy.deepcopy(played) for _ in range(60)]
@@ -147,4 +152,5 @@ def test_a_round_of_another_group_waits_less_than_a_second_for_an_import(table):
     assert Group.objects.filter(imported__isnull=False).count() == 1
     assert len(waits) >= 2, waits  # the import ran long enough for rounds beside it
     assert {status for status, _ in waits} == {201}
-    assert max(wait for _, wait in waits) <= max(alone) + 1.0, (alone, waits)
+    alone_most = max(before + alone())  # the machine's own pace, before and after the import
+    assert max(wait for _, wait in waits) <= alone_most + 1.0, (alone_most, waits)
