@@ -544,7 +544,10 @@ def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
             tuple(int(getattr(row, f"net_{seat}") or 0) for seat in range(SEATS)),
             row.adjustment,
         )
-        for row in round_net(session).filter(position__gt=after).annotate(was_corrected=Exists(corrected))
+        for row in round_net(session)
+        .filter(position__gt=after)
+        .only("position", "voided", "adjustment")  # not the events: decoding them was most of a long read
+        .annotate(was_corrected=Exists(corrected))
     ]
 
 

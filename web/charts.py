@@ -17,6 +17,9 @@ markup as a ``SafeString``, every label escaped (player names are typed by anyon
 6. A legend below the plot, two columns, each name cut to its column with "…" (the full name in a
    ``<title>``).
 
+A line of more points than a 360-unit plot can show apart is drawn through some of them (``sampled``): the
+caller picks them, and its page says so (the 走势 page, the statistics' standings).
+
 Colours are CSS: every element has a class (``chart-grid``, ``chart-zero``, ``chart-axis``,
 ``chart-tick``, ``chart-line``, ``chart-dot``, ``chart-end``, ``chart-legend``; each series in a
 ``chart-series chart-series-N``, N = 0..7, cycling) styled in ``static/css/site.css``
@@ -55,6 +58,7 @@ UNITS = {
     "zh": ((10**8, "亿"), (10**4, "万")),
     "en": ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "k")),
 }
+MAX_POINTS = 120  # points per line worth drawing: three units apart at 360
 MINUS = "\u2212"  # the pages' minus sign (web/_signed.html), not a hyphen
 
 Series = tuple[str, Sequence[int]]
@@ -95,6 +99,15 @@ def fit(text: str, width: float, font_size: float) -> str:
     while text and text_width(text + "…", font_size) > width:
         text = text[:-1]
     return text + "…"
+
+
+def sampled(count: int, limit: int = MAX_POINTS) -> list[int]:
+    """At most ``limit`` of the indexes ``0 .. count - 1``, evenly spread, the first and the last always
+    among them: the points a long line is drawn through, its ends exact."""
+    if count <= limit:
+        return list(range(count))
+    step = (count - 1) / (limit - 1)
+    return sorted({round(number * step) for number in range(limit)})
 
 
 def nice_ticks(low: int, high: int) -> tuple[int, ...]:

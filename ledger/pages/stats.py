@@ -2,8 +2,10 @@
 
 Every figure is ``ledger.statistics.group_statistics`` (the API's too); this page only orders, words and
 draws them: players best total first; the standings as each session's running totals, a line chart
-(``web.charts``) and the same numbers as a table; one table row per figure; each player's biggest hand
-worded as a session's trends word a big hand (``trends.big_hand``).
+(``web.charts``, through at most ``MAX_POINTS`` of the sessions, the latest always among them) and the
+latest ``STANDINGS_ROWS`` sessions' numbers as a table (the group page lists every session, 20 at a time),
+so what the page draws stays the same at the thousandth session; one table row per figure; each player's
+biggest hand worded as a session's trends word a big hand (``trends.big_hand``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter)
-from web.charts import line_chart
+from web.charts import MAX_POINTS, line_chart, sampled
 from web.htmx import SignedInRequest
 from web.language import page_language
 
@@ -36,6 +38,8 @@ from ..statistics import BiggestHand, PlayerRecord, SessionStanding
 from .links import group_url, hand_url
 from .refusals import refusal_message
 from .trends import BigHand, big_hand
+
+STANDINGS_ROWS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +121,14 @@ def standing_rows(
 
 
 def standings_chart(sessions: Sequence[SessionStanding], players: Sequence[PlayerRecord]) -> SafeString:
-    """Each player's total as a line from 0 before the first session (x = the sessions, by name)."""
+    """Each player's total as a line from 0 before the first session (x = the sessions, by name), drawn
+    through at most ``MAX_POINTS`` of them."""
+    drawn = [sessions[index] for index in sampled(len(sessions))]
     series = [
-        (record.name, [0, *(standing.totals[record.player_id] for standing in sessions)])
-        for record in players
+        (record.name, [0, *(standing.totals[record.player_id] for standing in drawn)]) for record in players
     ]
     return line_chart(
-        series, ["", *(standing.name for standing in sessions)], title=_("Standings over the sessions")
+        series, ["", *(standing.name for standing in drawn)], title=_("Standings over the sessions")
     )
 
 
@@ -151,7 +156,9 @@ def group_stats_page(request: SignedInRequest, group_id: int) -> HttpResponse:
         "group": group,
         "group_url": group_url(group),
         "players": players,
-        "standings": standing_rows(figures.sessions, players),
+        "standings": standing_rows(figures.sessions[-STANDINGS_ROWS:], players),
+        "sessions_count": len(figures.sessions),
+        "sessions_drawn": len(figures.sessions) > MAX_POINTS,
         "chart": standings_chart(figures.sessions, players) if figures.sessions else "",
         "figures": [(label, [show(record) for record in players]) for label, show in FIGURES],
         "biggest": biggest_lines(players, page_language()),

@@ -14,6 +14,7 @@ from web.charts import (
     fit,
     line_chart,
     nice_ticks,
+    sampled,
     signed_number,
     spread,
     text_width,
@@ -256,3 +257,13 @@ def test_the_numbers_in_the_markup_are_plain_coordinates():
     svg = line_chart(FOUR, ["0", "1", "2", "3"], title="t")
     for value in re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', svg):
         float(value)
+
+
+@pytest.mark.parametrize(("count", "limit"), [(0, 5), (3, 5), (5, 5), (6, 5), (10_000, 120)])
+def test_a_long_line_is_sampled_evenly_keeping_its_ends(count, limit):
+    kept = sampled(count, limit)
+    assert len(kept) == min(count, limit) and kept == sorted(set(kept))
+    if count:
+        assert kept[0] == 0 and kept[-1] == count - 1
+    gaps = {b - a for a, b in itertools.pairwise(kept)}
+    assert max(gaps, default=1) - min(gaps, default=1) <= 1  # evenly spread

@@ -22,6 +22,7 @@ from tests.ledger.conftest import (
     member_join,
 )
 from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
+from web.charts import sampled
 
 SVG = "{http://www.w3.org/2000/svg}"
 FULL_FLUSH_TILES = {  # 小李 self-draws 清一色 from tiles: 3 fan, 4 points from each
@@ -279,3 +280,24 @@ def test_a_hand_whose_coins_were_settled_again_keeps_its_points(client, owner):
     assert [(hand.number, hand.winner, hand.points) for hand in page.context["big_hands"]] == [(2, "阿美", 2)]
     assert table_rows(page) == expected_rows(session)
     assert [row.corrected for row in page.context["rows"]] == [True, False]  # re-coined is not 改过
+
+
+def test_a_long_session_is_drawn_through_some_hands_ending_on_the_exact_totals(
+    client, owner, session, monkeypatch
+):
+    record(owner, session, SELF_DRAW_B, DRAW_WITH_PIG, KONG_THEN_GANG_SHANG_PAO, DIRECT_KONG, SELF_DRAW_B)
+    monkeypatch.setattr("ledger.pages.chart.sampled", lambda count: sampled(count, 3))
+    page = chart(client, session)
+    rows = page.context["rows"]
+    assert [row.number for row in rows] == [1, 3, 5]
+    every = expected_rows(session)
+    assert [row.values for row in rows] == [every[0], every[2], every[4]]
+    assert rows[-1].values == tuple(seat.points for seat in selectors.session_totals(session).seats)
+    line = next(ET.fromstring(str(page.context["chart"])).iter(f"{SVG}polyline"))
+    assert len(line.get("points").split()) == 4  # 0 before the first hand, then the three drawn
+    assert "共5手，折线和下表均匀取其中3手" in visible_text(page)
+
+
+def test_a_short_session_says_nothing_of_sampling(client, owner, session):
+    record(owner, session, SELF_DRAW_B)
+    assert "均匀取" not in visible_text(chart(client, session))

@@ -11,6 +11,7 @@ from django.urls import reverse
 from ledger import selectors, services
 from tests.ledger.conftest import EVENING_ONE, SELF_DRAW_B, make_table, make_user, member_join
 from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
+from web.charts import sampled
 
 
 def stats_url(group) -> str:
@@ -150,3 +151,19 @@ def test_the_group_page_and_home_lead_to_the_statistics(client, two_evenings):
         in client.get(reverse("group-page", args=[two_evenings.pk])).content.decode()
     )
     assert f'href="{stats_url(two_evenings)}"' in client.get(reverse("home")).content.decode()
+
+
+def test_many_sessions_show_the_latest_in_the_table_and_some_in_the_chart(owner, client, monkeypatch):
+    group, session = make_table(owner)
+    ids = [seat.player_id for seat in session.seats.order_by("seat")]
+    for number in range(4):
+        services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+        services.session_close(actor=owner, session=session)
+        session = services.session_start(actor=owner, group=group, name=f"第{number + 2}场", player_ids=ids)
+    monkeypatch.setattr("ledger.pages.stats.STANDINGS_ROWS", 2)
+    monkeypatch.setattr("ledger.pages.stats.MAX_POINTS", 3)
+    monkeypatch.setattr("ledger.pages.stats.sampled", lambda count: sampled(count, 3))
+    page = client.get(stats_url(group))
+    assert [row.standing.name for row in page.context["standings"]] == ["第3场", "第4场"]
+    assert "只列最近2场（共4场）" in visible_text(page)
+    assert "共4场，折线均匀取其中一部分场次画出" in visible_text(page)
