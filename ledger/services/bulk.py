@@ -396,8 +396,10 @@ def _inserts(model: type[models.Model], rows: list[Any]) -> list[tuple[str, Any]
         for attname in stamped:
             if getattr(row, attname) is None or attname in AUTO_NOW:
                 setattr(row, attname, now)
-    statements = []
-    size = connection.ops.bulk_batch_size(fields, rows) or len(rows)
+    statements: list[tuple[str, Any]] = []
+    if not rows:  # a table the file writes nothing to (a session without coins)
+        return statements
+    size = connection.ops.bulk_batch_size(fields, rows)
     for start in range(0, len(rows), size):
         query = InsertQuery(model)
         query.insert_values(fields, rows[start : start + size], raw=True)
