@@ -61,9 +61,7 @@ def seed(plan: Path) -> None:
     import django
 
     django.setup()
-    from rest_framework.authtoken.models import Token
-
-    from ledger import demo, services
+    from ledger import demo, services, tokens
 
     tables = []
     for number in range(TABLES):
@@ -75,7 +73,7 @@ def seed(plan: Path) -> None:
         )
         for index in range(HISTORY):
             services.round_record(actor=owner, session=session, body=demo.ROUNDS[index % len(demo.ROUNDS)])
-        tables.append({"session": session.pk, "token": Token.objects.create(user=owner).key})
+        tables.append({"session": session.pk, "token": tokens.token_issue(user=owner, name="locust")[1]})
     plan.write_text(json.dumps({"tables": tables, "hands": list(demo.ROUNDS)}, ensure_ascii=False))
 
 

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from knox.models import AbstractAuthToken
 
 from settlement.engine import SEATS as SEAT_ORDER
 from settlement.engine import FeeSplit
@@ -26,6 +27,7 @@ SEATS = len(SEAT_ORDER)  # a count here (constraints, ranges): the engine's four
 # An Idempotency-Key's characters at most: the column's width, which the API and a group file check first.
 MAX_KEY_LENGTH = 255
 WRITER_NAME_LENGTH = 150  # a writer's user name, as long as Django's user names may be
+DEVICE_NAME_LENGTH = 60  # what a device logging in to the API calls itself ("小王的手机")
 
 
 class Role(models.TextChoices):
@@ -611,3 +613,17 @@ class PaymentMark(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.amount:+d} ({self.marked_by_name})"
+
+
+class DeviceToken(AbstractAuthToken):
+    """One API token per device that logged in (``POST auth/token/``), kept as knox keeps it: a SHA-512
+    digest and the key's first characters to find it by, never the key (a dump of the database holds no
+    usable token). ``name`` is what the device called itself; ``last_used`` moves with knox's renewal
+    (at most once a minute), and so does ``expiry``: a token dies ``REST_KNOX["TOKEN_TTL"]`` after its last
+    use (docs/security.md, "API tokens")."""
+
+    name = models.CharField(max_length=DEVICE_NAME_LENGTH, blank=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created",)

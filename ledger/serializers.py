@@ -17,6 +17,7 @@ from settlement.engine import FeeSplit
 
 from .invite_links import invite_url, qr_svg
 from .models import (
+    DEVICE_NAME_LENGTH,
     INVITE_ROLE_CHOICES,
     GroupInvitation,
     LedgerEntry,
@@ -45,10 +46,36 @@ class AccountSerializer(serializers.Serializer[Any]):
 class AuthTokenRequestSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     password = serializers.CharField(style={"input_type": "password"})
+    name = serializers.CharField(
+        max_length=DEVICE_NAME_LENGTH,
+        required=False,
+        allow_blank=True,
+        help_text="What this device is called in GET auth/tokens/, e.g. 小王的手机.",
+    )
 
 
 class AuthTokenSerializer(serializers.Serializer[Any]):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`; shown only here.")
+    id = serializers.CharField(help_text="This device's token in GET auth/tokens/ (not the token).")
+    name = serializers.CharField()
+    expiry = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When it stops working unless used before; each use moves it (null: never).",
+    )
+
+
+class DeviceTokenSerializer(serializers.Serializer[Any]):
+    """A device logged in to the API, as GET auth/tokens/ lists it: never its key."""
+
+    id = serializers.CharField(source="token_key")
+    name = serializers.CharField()
+    created = serializers.DateTimeField()
+    last_used = serializers.DateTimeField(allow_null=True)
+    expiry = serializers.DateTimeField(allow_null=True)
+    current = serializers.SerializerMethodField(help_text="The token this request was made with.")
+
+    def get_current(self, token: Any) -> bool:
+        return bool(token.pk == getattr(self.context.get("auth"), "pk", None))
 
 
 # --- groups, members, players ---------------------------------------------------------------------------

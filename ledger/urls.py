@@ -27,6 +27,8 @@ ROUND = "rounds/<ledger_id:round_id>/"
 ROUTES = (
     ("accounts/", api.AccountCreateView, "account-create"),
     ("auth/token/", api.TokenView, "auth-token"),
+    ("auth/tokens/", api.DeviceTokensView, "auth-tokens"),
+    ("auth/tokens/<str:token_id>/", api.DeviceTokenView, "auth-token-detail"),
     ("groups/", api.GroupListView, "group-list"),
     ("groups/import/", api.GroupImportView, "group-import"),
     (GROUP, api.GroupDetailView, "group-detail"),

@@ -93,7 +93,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -241,7 +241,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "ledger.tokens.ExpiringTokenAuthentication",
+        "ledger.tokens.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -257,10 +257,18 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
 }
 
-# API tokens expire this long after they were issued (DJANGO_API_TOKEN_DAYS; 0 or unset: never). A
-# client logs out with DELETE /api/v1/auth/token/ either way (ledger/tokens.py).
-_token_days = int(os.environ.get("DJANGO_API_TOKEN_DAYS", "0"))
-API_TOKEN_MAX_AGE = timedelta(days=_token_days) if _token_days > 0 else None
+# API tokens (django-rest-knox, ledger/tokens.py): one per device, hashed at rest, sent as
+# `Authorization: Token <key>`. A token dies DJANGO_API_TOKEN_DAYS (default 30; 0: never) after its last
+# use: each use moves its expiry (at most once a minute), so a phone in use stays logged in and a lost
+# one stops working on its own (docs/security.md, "API tokens").
+_token_days = int(os.environ.get("DJANGO_API_TOKEN_DAYS", "30"))
+KNOX_TOKEN_MODEL = "ledger.DeviceToken"  # noqa: S105 - a model's label, not a secret
+REST_KNOX = {
+    "TOKEN_MODEL": KNOX_TOKEN_MODEL,
+    "TOKEN_TTL": timedelta(days=_token_days) if _token_days > 0 else None,
+    "AUTO_REFRESH": True,
+    "AUTH_HEADER_PREFIX": "Token",
+}
 
 # The throttles count in the database, shared by every server process (a per-process LocMem cache would
 # give each worker its own count). The table is created by ledger's migration 0004: `migrate` suffices.

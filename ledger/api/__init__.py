@@ -7,7 +7,15 @@ Every object is fetched through a selector scoped to the requester's groups, so 
 answer 404 whatever the method; roles are checked by the services (403).
 """
 
-from .accounts import AccountCreateView, SignUpThrottle, TokenThrottle, TokenView
+from . import schema  # noqa: F401 - registers the token's OpenAPI description
+from .accounts import (
+    AccountCreateView,
+    DeviceTokensView,
+    DeviceTokenView,
+    SignUpThrottle,
+    TokenThrottle,
+    TokenView,
+)
 from .common import (
     CONFLICTS,
     ERRORS,
@@ -100,6 +108,8 @@ __all__ = [
     "TOTALS_EXAMPLE",
     "AccountCreateView",
     "CsvRenderer",
+    "DeviceTokenView",
+    "DeviceTokensView",
     "ExportView",
     "GroupDebtsView",
     "GroupDetailView",

@@ -1,4 +1,4 @@
-"""Accounts: sign-up and the log-in token."""
+"""Accounts: sign-up and the API's tokens, one per device (ledger/tokens.py)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,15 @@ from rest_framework.views import APIView
 
 from .. import services, tokens
 from ..errors import LedgerError
+from ..models import DeviceToken
 from ..serializers import (
     AccountCreateSerializer,
     AccountSerializer,
     AuthTokenRequestSerializer,
     AuthTokenSerializer,
+    DeviceTokenSerializer,
 )
-from .common import ERRORS, THROTTLED, _body
+from .common import ERRORS, THROTTLED, SignedInApiRequest, _body
 
 
 class SignUpThrottle(AnonRateThrottle):
@@ -94,15 +96,57 @@ class TokenView(APIView):
         user = authenticate(request._request, username=body["username"], password=body["password"])
         if user is None:
             raise LedgerError("wrong_password", field="password")
-        return Response({"token": tokens.token_issue(user=user).key})
+        token, key = tokens.token_issue(user=user, name=body.get("name", ""))
+        return Response({"token": key, "id": token.token_key, "name": token.name, "expiry": token.expiry})
 
     @extend_schema(
         tags=["accounts"],
-        summary="Log out: revoke your token",
-        description="The account's token stops working for every client that holds it.",
+        summary="Log out this device: revoke the token this request carries",
+        description="Only this device's token stops working; the account's other devices stay logged in.",
         request=None,
         responses={204: None, 401: ERRORS[401]},
     )
-    def delete(self, request: Request) -> Response:
-        tokens.token_revoke(user=request.user)
+    def delete(self, request: SignedInApiRequest) -> Response:
+        if isinstance(request.auth, DeviceToken):
+            request.auth.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeviceTokensView(APIView):
+    """The account's devices logged in to the API (GET) and logging all of them out (DELETE)."""
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Your devices logged in to the API",
+        description="Newest first; `current` is the one this request was made with. Keys are never shown.",
+        responses={200: DeviceTokenSerializer(many=True), 401: ERRORS[401]},
+    )
+    def get(self, request: SignedInApiRequest) -> Response:
+        devices = tokens.account_tokens(request.user)
+        return Response(DeviceTokenSerializer(devices, many=True, context={"auth": request.auth}).data)
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Log out every device",
+        operation_id="v1_auth_tokens_destroy_all",
+        description="Every token of the account stops working, this request's included.",
+        request=None,
+        responses={204: None, 401: ERRORS[401]},
+    )
+    def delete(self, request: SignedInApiRequest) -> Response:
+        tokens.tokens_revoke_all(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeviceTokenView(APIView):
+    @extend_schema(
+        tags=["accounts"],
+        summary="Log out one of your devices",
+        operation_id="v1_auth_tokens_destroy_one",
+        description="`token_id` is a device's `id` in GET auth/tokens/; another account's is 404.",
+        request=None,
+        responses={204: None, 401: ERRORS[401], 404: ERRORS[404]},
+    )
+    def delete(self, request: SignedInApiRequest, token_id: str) -> Response:
+        tokens.token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

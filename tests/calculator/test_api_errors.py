@@ -5,11 +5,11 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from django.test import Client, override_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ErrorDetail, NotAuthenticated, PermissionDenied, Throttled
 
 from api.errors import exception_handler, validation_body
 from calculator.engine import EngineError
+from ledger import tokens
 
 STATELESS = ("/api/v1/score/", "/api/v1/waits/", "/api/v1/settle/")
 SHAPE = {"field", "detail", "detail_zh", "errors"}
@@ -32,7 +32,7 @@ def has_chinese(text: str) -> bool:
 @pytest.fixture
 def member(db):
     user = get_user_model().objects.create_user(username="h10", password="a long enough pass 123")
-    return Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return Client(HTTP_AUTHORIZATION=f"Token {tokens.token_issue(user=user)[1]}")
 
 
 HOSTILE_BODIES = [

@@ -6,10 +6,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from ledger import services
+from ledger import services, tokens
 from ledger.models import Role
 
 SELF_DRAW_B = {"dealer": 0, "events": [{"type": "win", "from": None, "winners": [{"player": 1, "fan": 3}]}]}
@@ -129,7 +128,7 @@ def make_table(owner: Any, group_name: str = "周五麻将", **session: Any) -> 
 
 def client_for(user: Any) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {tokens.token_issue(user=user)[1]}")
     return client
 
 

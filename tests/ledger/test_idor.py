@@ -14,7 +14,15 @@ from ledger.urls import urlpatterns
 from tests.ledger.conftest import SELF_DRAW_B, client_for, make_table, make_user
 
 # Routes that concern no group's object.
-UNSCOPED = {"account-create", "auth-token", "group-list", "group-import", "invitation-list"}
+UNSCOPED = {
+    "account-create",
+    "auth-token",
+    "auth-tokens",  # the account's own devices (tests/ops/test_api_edges.py: another's is 404)
+    "auth-token-detail",
+    "group-list",
+    "group-import",
+    "invitation-list",
+}
 
 # For each scoped route: which of the victim's objects fills its path.
 SCOPED: dict[str, dict[str, str]] = {
