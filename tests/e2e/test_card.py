@@ -22,9 +22,10 @@ from tests.e2e.test_pages import photograph
 pytestmark = pytest.mark.e2e
 
 LOCALES = {"zh": "zh-CN", "en": "en-US"}
+# The demo evening plays for coins: the summary's headings say the amounts are coins.
 WORDS = {
-    "zh": {"save": "保存图片", "nets": "每位玩家", "pays": "谁给谁"},
-    "en": {"save": "Save the picture", "nets": "Each player", "pays": "Who pays whom"},
+    "zh": {"save": "保存图片", "nets": "每位玩家（游戏币）", "pays": "谁给谁（游戏币）"},
+    "en": {"save": "Save the picture", "nets": "Each player, in coins", "pays": "Who pays whom, in coins"},
 }
 
 
