@@ -74,6 +74,7 @@ class DeviceTokenAuthentication(TokenAuthentication):
                 raise AuthenticationFailed(refusal.to_dict())  # type: ignore[arg-type]
             if candidate.expiry is not None:
                 self.renew_token(candidate)
+            # knox is untyped: its validate_user hands back (user, token) as Any
             return self.validate_user(candidate)  # type: ignore[no-any-return]
         raise AuthenticationFailed()
 
