@@ -551,40 +551,15 @@ def session_hand_nets(session: Session, *, after: int = 0) -> list[HandNet]:
     ]
 
 
-def win_points_taken() -> Subquery:
-    """The points the outer ``WinRecord``'s winner took for that win (the win and its 自摸加底), from the
-    rows its round still pays (neither a reversal nor reversed)."""
-    taken = (
-        LedgerEntry.objects.filter(
-            round=OuterRef("round"),
-            event_index=OuterRef("event_index"),
-            player=OuterRef("winner"),
-            reason__in=WIN_REASONS,
-            reverses__isnull=True,
-            reversed_by__isnull=True,
-        )
-        .order_by()
-        .values("round")
-        .annotate(total=Sum("points"))
-        .values("total")
-    )
-    return Subquery(taken, output_field=BigIntegerField())
-
-
-class WithPoints(TypedDict):
-    points: int | None  # what the winner took for the win (win_points_taken)
-
-
-def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WithAnnotations[WinRecord, WithPoints]]:
-    """The session's biggest wins, by the points each winner took for his hand (the win and its 自摸加底),
-    largest first, each with ``points``, its round, its version (the settle result and notes that say the
-    pattern), winner and discarder. Current versions only: a corrected hand counts as corrected, a voided
-    one not at all. One query."""
+def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]:
+    """The session's biggest wins, by the points each winner took for his hand (the win and its 自摸加底,
+    ``WinRecord.points``), largest first, each with its round, its version (the settle result and notes
+    that say the pattern), winner and discarder. Current versions only: a corrected hand counts as
+    corrected, a voided one not at all. One query, read down the index of (session, points desc)."""
     return list(
         WinRecord.objects.filter(session=session, version=F("round__version"), round__voided=False)
-        .annotate(points=win_points_taken())
         .select_related("round", "round_version", "winner", "discarder")
-        .order_by(F("points").desc(nulls_last=True), "round__position", "event_index", "id")[:limit]
+        .order_by("-points", "round__position", "event_index", "id")[:limit]
     )
 
 

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 
@@ -39,10 +39,6 @@ from settlement.engine import Reason
 
 from .models import Group, LedgerEntry, Player, Round, Session, SessionSeat, WinRecord
 from .names import session_title
-from .selectors import WithPoints, win_points_taken
-
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
 
 KONG_REASONS = (
     Reason.DIRECT_KONG,
@@ -69,7 +65,7 @@ class BiggestHand:
     (the settle result and notes that explain it), session, winner and discarder, and ``points`` (what he
     took for it); and his seat in that session, where the result names him."""
 
-    win: WithAnnotations[WinRecord, WithPoints]
+    win: WinRecord
     seat: int
 
     @property
@@ -304,7 +300,7 @@ def _biggest_hands(group: Group, scope: Scope) -> dict[int, BiggestHand]:
     seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
     wins = (
         WinRecord.objects.filter(pk__in=best_ids)
-        .annotate(seat=Subquery(seat[:1]), points=win_points_taken())
+        .annotate(seat=Subquery(seat[:1]))
         .select_related("round", "round_version", "session", "winner", "discarder")
     )
     return {win.winner_id: BiggestHand(win, win.seat) for win in wins}

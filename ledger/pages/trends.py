@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import TYPE_CHECKING
 
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -23,10 +22,6 @@ from web.entry.explain import score_text
 
 from .. import selectors
 from ..models import Session, WinRecord
-from ..selectors import WithPoints
-
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +89,7 @@ def how_won(win: WinRecord, summary: dict[str, object]) -> str:
     return _("%(name)s dealt in") % {"name": win.discarder.name}
 
 
-def big_hand(
-    win: WithAnnotations[WinRecord, WithPoints], seats: dict[int, int], session: Session, language: str
-) -> BigHand:
+def big_hand(win: WinRecord, seats: dict[int, int], session: Session, language: str) -> BigHand:
     """One win in words: the version's settle result says how it scored, its note what the picker tapped."""
     version = win.round_version
     assert version.result is not None  # noqa: S101 - a win is recorded from a settled version, never a void
@@ -110,5 +103,5 @@ def big_hand(
         winner=win.winner.name,
         how=how_won(win, summary),
         score=score_text(score, entry, win_situation(summary), table_rules(session.rules), language),
-        points=int(win.points or 0),
+        points=win.points,
     )

@@ -447,7 +447,13 @@ def _coin_entries(round_: Round, version: RoundVersion, result: RoundResult) -> 
 def _win_records(
     round_: Round, version: RoundVersion, seats: Mapping[int, int], result: RoundResult
 ) -> list[WinRecord]:
-    """One row per winner of each win event, from the engine's summary of that event."""
+    """One row per winner of each win event, from the engine's summary of that event, with what he took
+    for it (``selectors.WIN_REASONS``)."""
+    taken: dict[tuple[int, int], int] = {}
+    for transfer in result.transfers:
+        if transfer.reason.value in selectors.WIN_REASONS and transfer.payee is not None:
+            key = (transfer.event, transfer.payee)
+            taken[key] = taken.get(key, 0) + transfer.points
     records = []
     for summary in result.events:
         if not isinstance(summary, WinSummary):
@@ -467,6 +473,7 @@ def _win_records(
                     discarder_id=None if discarder is None else seats[discarder],
                     self_draw=discarder is None,
                     fan=score.fan,
+                    points=taken.get((summary.index, score.player), 0),
                 )
             )
     return records
