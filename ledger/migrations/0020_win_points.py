@@ -38,7 +38,7 @@ def fill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0018_session_table_fee"),
+        ("ledger", "0019_device_token"),
     ]
 
     operations = [
