@@ -69,7 +69,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
+    from django_stubs_ext import WithAnnotations  # only mypy reads it: the annotations are never evaluated
 
 WIN_REASONS = (Reason.WIN.value, Reason.SELF_DRAW_BONUS.value)  # what a winner takes for his hand
 

@@ -43,7 +43,7 @@ from .checks import MAX_ID, _check_dealer, _fingerprint, _is_whole, _note, _refu
 from .rounds import _next_version, _round_insert, _settle, _void
 
 if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations  # a development dependency: only mypy reads it
+    from django_stubs_ext import WithAnnotations  # only mypy reads it: the annotations are never evaluated
 
 HAND_KEY_PREFIX = "本手-r"  # a write's own key when the client sent none: the revision it was made at
 
