@@ -72,8 +72,7 @@ class DeviceTokenAuthentication(TokenAuthentication):
                 refusal = LedgerError("token_expired", field="credentials")
                 # The body holds only text, lists and dicts of text; to_dict() is typed dict[str, object].
                 raise AuthenticationFailed(refusal.to_dict())  # type: ignore[arg-type]
-            if candidate.expiry is not None:
-                self.renew_token(candidate)
+            self.renew_token(candidate)
             # knox is untyped: its validate_user hands back (user, token) as Any
             return self.validate_user(candidate)  # type: ignore[no-any-return]
         raise AuthenticationFailed()
@@ -86,5 +85,6 @@ class DeviceTokenAuthentication(TokenAuthentication):
         if last is not None and (now - last).total_seconds() <= knox_settings.MIN_REFRESH_INTERVAL:
             return
         auth_token.last_used = now
-        auth_token.expiry = now + knox_settings.TOKEN_TTL
+        if knox_settings.TOKEN_TTL is not None:  # DJANGO_API_TOKEN_DAYS=0: it never expires
+            auth_token.expiry = now + knox_settings.TOKEN_TTL
         auth_token.save(update_fields=("expiry", "last_used"))

@@ -191,3 +191,13 @@ def test_a_token_dies_thirty_days_after_its_last_use_and_each_use_moves_that(use
     fresh = token_of().json()["token"]
     assert fresh != key
     assert APIClient(headers={"Authorization": f"Token {fresh}"}).get("/api/v1/groups/").status_code == 200
+
+
+def test_with_no_expiry_set_a_token_lives_on_and_its_use_is_still_recorded(user, settings):
+    """DJANGO_API_TOKEN_DAYS=0: no expiry; GET auth/tokens/ still says when each device was last used."""
+    settings.REST_KNOX = {**settings.REST_KNOX, "TOKEN_TTL": None}
+    answer = token_of(name="老电脑").json()
+    assert answer["expiry"] is None
+    holder = APIClient(headers={"Authorization": f"Token {answer['token']}"})
+    (device,) = holder.get("/api/v1/auth/tokens/").json()
+    assert device["expiry"] is None and device["last_used"] is not None
