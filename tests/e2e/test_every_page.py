@@ -389,17 +389,17 @@ def _judge(page: Page, table: Table, language: str, axe_source: str) -> dict[str
     """One list for every page in the state it is in (UX.md, and issue 18's additions)."""
     problems: dict[str, Any] = {}
     problems["scrolls sideways"] = page.evaluate(WIDER_JS, PHONE["width"])
-    problems["controls under 44 px"] = page.evaluate(TARGETS_JS, TARGET)
-    problems["cut short"] = page.evaluate(CUT_JS)
-    problems["a select's chosen label cut"] = page.evaluate(SELECT_CUT_JS)
+    problems["controls under 44 px (issue 18 #1)"] = page.evaluate(TARGETS_JS, TARGET)
+    problems["cut short (issue 18 #6)"] = page.evaluate(CUT_JS)
+    problems["a select's chosen label cut (issue 18 #10)"] = page.evaluate(SELECT_CUT_JS)
     problems["a wrapped label not centred"] = page.evaluate(WRAPPED_JS)
     if "#" in page.url:
-        problems["hidden under the sticky bar after the jump"] = page.evaluate(UNDER_BAR_JS)
+        problems["hidden under the sticky bar after the jump (issue 18 #8)"] = page.evaluate(UNDER_BAR_JS)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         problems[f"hard to read ({scheme})"] = page.evaluate(CONTRAST_JS, [CONTRAST, LARGE_CONTRAST])
         page.evaluate(axe_source)
-        problems[f"axe ({scheme})"] = page.evaluate(AXE_JS)
+        problems[f"axe ({scheme}; issue 18 #13)"] = page.evaluate(AXE_JS)
     page.emulate_media(color_scheme="light")
     if language == "zh":
         problems["English left on a Chinese page"] = _untranslated(page, table)

@@ -206,7 +206,7 @@ def test_a_viewer_members_page_follows_read_only(phones: Phones, table):
     photograph(watcher, "live-viewer-member-en")
 
 
-def test_a_viewers_board_follows_a_hand_by_its_parts_and_tags_its_winners(phones: Phones, table):
+def test_issue_18_9_a_viewers_board_follows_a_hand_by_its_parts_and_tags_its_winners(phones: Phones, table):
     """Issue 18 #9: the viewer's board says what happened in the hand (小李 暗杠), a winner carries 胡 as
     on the members' pages, and each poll swaps the parts that moved, never the whole board (issue 16)."""
     owner, session = table["owner"], table["session"]

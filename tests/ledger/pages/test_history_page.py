@@ -280,7 +280,9 @@ def long_evening(owner, session, played):
     return session
 
 
-def test_the_history_shows_a_page_of_hands_newest_first_each_one_line_that_opens(client, long_evening):
+def test_issue_18_12_the_history_shows_a_page_of_hands_newest_first_each_one_line_that_opens(
+    client, long_evening
+):
     html = history(client, long_evening).content.decode()
     shown = [int(n) for n in re.findall(r'id="hand-(\d+)"', html)]
     assert shown == list(range(40, 20, -1))  # the newest twenty
