@@ -56,6 +56,10 @@ MESSAGES: Catalogue = {
         "Too many wrong passwords for this user name from this address: try again in {minutes} minutes.",
         "该用户名在此地址密码错误次数过多，请 {minutes} 分钟后再试。",
     ),
+    "name_cooling_off": Message(
+        "Too many wrong passwords for this user name from several addresses: try again in {minutes} minutes.",
+        "该用户名从多个地址密码错误次数过多，请 {minutes} 分钟后再试。",
+    ),
 }
 
 

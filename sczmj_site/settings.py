@@ -210,8 +210,10 @@ LOGOUT_REDIRECT_URL = "login"
 # Password guessing (django-axes): a user name is locked from one client address after 10 wrong passwords
 # in a row, for 15 minutes, counted in the database (every app server sees the same count). The pair,
 # never the address alone: a table of friends shares one Wi-Fi, and one of them mistyping must not lock
-# out the others; nor the name alone, or anyone could lock anyone out. Every log-in counts: the site's
-# page, the admin and the API's token endpoint all go through ``authenticate(request, ...)``.
+# out the others. Beside it, a name given 10 wrong passwords from any addresses waits a minute before its
+# next try, doubling with each further one to 15 (``sczmj_site/lockout.py``; docs/security.md has the
+# numbers). Every log-in counts: the site's page, the admin and the API's token endpoint all go through
+# ``authenticate(request, ...)``.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out pair before any password is checked
     "django.contrib.auth.backends.ModelBackend",
@@ -222,6 +224,11 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True  # the right password clears that pair's count
 AXES_CLIENT_IP_CALLABLE = "sczmj_site.clients.client_address"  # the throttles' reading of X-Forwarded-For
 AXES_LOCKOUT_CALLABLE = "sczmj_site.lockout.lockout_response"
+AXES_HANDLER = "sczmj_site.lockout.NameCoolOffHandler"  # axes' database handler plus the name's cool-off
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # the name's count, across addresses
+# A try refused by a lockout neither counts nor restarts it: waiting out a wait is enough, and a guesser
+# hammering a locked name does not keep its owner out.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 
 SECURE_CSP = {
     "default-src": [CSP.SELF],

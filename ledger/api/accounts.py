@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, user_logged_in
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -85,7 +85,9 @@ class TokenView(APIView):
         summary="Exchange a user name and password for an API token",
         description=(
             "Send the token as `Authorization: Token <token>` on every other call. Ten wrong passwords "
-            "for one user name from one address lock that pair out for 15 minutes (429)."
+            "for one user name from one address lock that pair out for 15 minutes (429); ten from any "
+            "addresses make the name wait a minute before its next try, doubling with each further one to 15 "
+            "(429)."
         ),
         request=AuthTokenRequestSerializer,
         responses={200: AuthTokenSerializer, 400: ERRORS[400], **THROTTLED},
@@ -96,6 +98,8 @@ class TokenView(APIView):
         user = authenticate(request._request, username=body["username"], password=body["password"])
         if user is None:
             raise LedgerError("wrong_password", field="password")
+        # A log-in like the page's: axes clears the counts it keeps (sczmj_site/lockout.py).
+        user_logged_in.send(sender=type(user), request=request._request, user=user)
         token, key = tokens.token_issue(user=user, name=body.get("name", ""))
         return Response({"token": key, "id": token.token_key, "name": token.name, "expiry": token.expiry})
 
