@@ -179,6 +179,19 @@ MESSAGES: Catalogue = {
         "An idempotency key is 1 to {maximum} printable characters, or null.",
         "idempotency_key 须为 1 到 {maximum} 个可打印字符，或为 null。",
     ),
+    "file_mark_twice": Message("Payment mark id {value} appears twice.", "付款标记编号 {value} 重复。"),
+    "file_mark_pair": Message(
+        "A payment is between two different players who sat in the session.",
+        "付款须在本场入座的两位不同玩家之间。",
+    ),
+    "file_mark_amount": Message(
+        "A payment is a whole number above 0; a reversal, minus the amount of the mark it cancels.",
+        "付款金额须为大于 0 的整数；撤销的金额须为所撤销标记金额的相反数。",
+    ),
+    "file_mark_reverses": Message(
+        "A reversal cancels one earlier mark between the same two players, once (null: not a reversal).",
+        "撤销须指向同两位玩家之间较早的一条付款标记，且只能撤销一次（null 表示不是撤销）。",
+    ),
     # ---- the table fee (``services.session_fee_set``)
     "fee_amount": Message(
         "The table fee must be a whole number from 0 (none) to {maximum:,}.",

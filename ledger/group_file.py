@@ -3,8 +3,9 @@
 The file (API.md, "Moving a group"): ``{"format": "sczmj-group", "version": 1, "group", "players",
 "members", "sessions"}``; each session carries its rules, seats, coins, status and times, its rounds as
 entered with every version (kind, dealer, void suits, events, the notes that explain them, who and when,
-the figures it settled to, its place in the session's history) and the session's totals. A file exported
-before versions carried their notes has none; its versions are then imported without them.
+the figures it settled to, its place in the session's history), the session's totals, its table fee and
+its payment marks. A file exported before versions carried their notes has none; its versions are then
+imported without them; one exported before fees or marks moved imports with none.
 
 Import: everything is checked, settled and sealed in memory, then written at once (services/bulk.py),
 so any refusal stores nothing and the database's write lock is held for the inserts alone:
@@ -48,6 +49,7 @@ from .models import (
     MAX_KEY_LENGTH,
     WRITER_NAME_LENGTH,
     Group,
+    PaymentMark,
     Player,
     Round,
     RoundVersion,
@@ -112,6 +114,9 @@ def _sessions(sessions: Sequence[Session]) -> Iterator[dict[str, Any]]:
         .order_by("id")
     ):
         versions.setdefault(version.session_id, []).append(version)
+    marks: dict[int, list[dict[str, Any]]] = {}
+    for mark in PaymentMark.objects.filter(session__in=sessions).order_by("id"):
+        marks.setdefault(mark.session_id, []).append(_mark(mark))
     seats = selectors.seated(sessions)
     totals = selectors.sessions_totals(sessions)
     for session in sessions:
@@ -121,6 +126,7 @@ def _sessions(sessions: Sequence[Session]) -> Iterator[dict[str, Any]]:
             versions.get(session.pk, []),
             [seat.player_id for seat in seats.get(session.pk, ())],
             _totals_of(session, totals[session.pk]),
+            marks.get(session.pk, []),
         )
 
 
@@ -130,8 +136,10 @@ def _session(
     versions: Sequence[RoundVersion],
     seats: list[int],
     totals: dict[str, Any],
+    marks: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """One session: its rounds in position order, its versions (oldest first) numbered in written order."""
+    """One session: its rounds in position order, its versions (oldest first) numbered in written order,
+    its payment marks (docs/ledger.md, "Debts that carry over") oldest first."""
     sequence = {version.pk: index for index, version in enumerate(versions, start=1)}
     by_round: dict[int, list[RoundVersion]] = {}
     for version in versions:
@@ -164,6 +172,7 @@ def _session(
             for round_ in rounds
         ],
         "totals": totals,
+        "marks": marks,
         "ledger_digest": session.ledger_digest,
     }
 
@@ -181,6 +190,19 @@ def _version(version: RoundVersion, sequence: int) -> dict[str, Any]:
         "created": _time(version.created),
         **_figures(version),
         "digest": version.digest,
+    }
+
+
+def _mark(mark: PaymentMark) -> dict[str, Any]:
+    """A payment mark or its reversal (``reverses`` the id of the mark it cancels), players by their id."""
+    return {
+        "id": mark.pk,
+        "payer": mark.payer_id,
+        "payee": mark.payee_id,
+        "amount": mark.amount,
+        "marked_by": mark.marked_by_name,
+        "created": _time(mark.created),
+        "reverses": mark.reverses_id,
     }
 
 
@@ -389,11 +411,12 @@ def _draft_session(
     if data.get("fee") is not None:  # files written before the table fee have none
         _fee(session, seated, players, _object(data["fee"], f"{at}.fee"), f"{at}.fee")
     seats = [SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)]
+    marks = _marks(session, seated, players, _list(data.get("marks", []), f"{at}.marks"), f"{at}.marks")
     rounds = [
         _object(row, f"{at}.rounds[{index}]")
         for index, row in enumerate(_list(data.get("rounds"), f"{at}.rounds"))
     ]
-    draft = bulk.Draft(session, seats)
+    draft = bulk.Draft(session, seats, marks)
     _replay(draft, rounds, at)
     replayed = _Replayed(draft, data, rounds, at)
     _compare(replayed)
@@ -419,6 +442,74 @@ def _fee(
             seated=set(seated),
         )
     session.fee_amount, session.fee_split, session.fee_paid_by = amount, split, payer
+
+
+def _marks(
+    session: Session,
+    seated: Sequence[Player],
+    players: Mapping[int, Player],
+    rows: Sequence[Any],
+    at: str,
+) -> list[PaymentMark]:
+    """The session's payment marks (a file written before they moved has none), checked as the database's
+    constraints and ``payment_undo`` hold them: between two players who sat, a positive amount, or the
+    reversal of one earlier mark of the pair, which it cancels once. Who marked and when are the file's
+    claim, as its versions' writers are: a name unlinked from any account here (so no one here can undo
+    an imported mark), covered by the file's chain (``file_chain``: a session's marks are in its header)."""
+    marks: dict[int, PaymentMark] = {}
+    cancelled: set[object] = set()  # the file ids of the marks reversed so far
+    for index, row in enumerate(rows):
+        field = f"{at}[{index}]"
+        data = _object(row, field)
+        file_id = _whole(data.get("id"), f"{field}.id")
+        if file_id in marks:
+            raise LedgerError("file_mark_twice", field=f"{field}.id", value=file_id)
+        payer, payee = (
+            _party(data.get(key), seated, players, f"{field}.{key}") for key in ("payer", "payee")
+        )
+        if payer is payee:
+            raise LedgerError("file_mark_pair", field=f"{field}.payee")
+        reverses = _reversed(data.get("reverses"), marks, cancelled, (payer, payee), f"{field}.reverses")
+        amount = data.get("amount")
+        low, high = (1, services.MAX_ID) if reverses is None else (-reverses.amount, -reverses.amount)
+        if not services.checks._is_whole(amount, low, high):
+            raise LedgerError("file_mark_amount", field=f"{field}.amount")
+        writer = data.get("marked_by")
+        marks[file_id] = PaymentMark(
+            session=session,
+            payer=payer,
+            payee=payee,
+            amount=amount,
+            marked_by_name=writer[:WRITER_NAME_LENGTH] if isinstance(writer, str) else "",
+            reverses=reverses,
+            created=_moment(data.get("created"), f"{field}.created"),
+        )
+    return list(marks.values())
+
+
+def _party(file_id: object, seated: Sequence[Player], players: Mapping[int, Player], field: str) -> Player:
+    """One side of a payment: a player of the file who sat in the session."""
+    player = players.get(file_id) if isinstance(file_id, int) else None
+    if player is None or player not in seated:
+        raise LedgerError("file_mark_pair", field=field)
+    return player
+
+
+def _reversed(
+    file_id: object,
+    marks: Mapping[int, PaymentMark],
+    cancelled: set[object],
+    pair: tuple[Player, Player],
+    field: str,
+) -> PaymentMark | None:
+    """The earlier mark a reversal cancels (None: the row is a mark), noted as cancelled."""
+    if file_id is None:
+        return None
+    mark = marks.get(file_id) if isinstance(file_id, int) else None
+    if mark is None or mark.reverses is not None or file_id in cancelled or (mark.payer, mark.payee) != pair:
+        raise LedgerError("file_mark_reverses", field=field)
+    cancelled.add(file_id)
+    return mark
 
 
 def _history(rounds: Sequence[Mapping[str, Any]], at: str) -> list[tuple[int, int, int, Mapping[str, Any]]]:

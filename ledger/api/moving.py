@@ -30,7 +30,8 @@ class GroupExportView(APIView):
         description=(
             'One file `{"format": "sczmj-group", "version": 1, "group", "players", "members", "sessions"}`: '
             "every session with its rules, seats, coins, totals and rounds as entered, every version with "
-            "who wrote it and when. `POST /api/v1/groups/import/` reads it back."
+            "who wrote it and when, its table fee and its payment marks (who paid whom how much, who marked "
+            "it and when, reversals). `POST /api/v1/groups/import/` reads it back."
         ),
         parameters=[GROUP_ID],
         responses={200: OpenApiTypes.OBJECT, **READ_ERRORS, 403: ERRORS[403]},

@@ -41,6 +41,7 @@ from ..models import (
     HandInProgress,
     LedgerEntry,
     Membership,
+    PaymentMark,
     Player,
     Role,
     Round,
@@ -81,9 +82,12 @@ class Draft:
     """One session's history, written step by step in memory as ``round_record``, ``round_correct``
     (``reinstate=True``) and ``round_void`` write it, and then closed as ``session_close`` closes it."""
 
-    def __init__(self, session: Session, seats: Sequence[SessionSeat]) -> None:
+    def __init__(
+        self, session: Session, seats: Sequence[SessionSeat], marks: Sequence[PaymentMark] = ()
+    ) -> None:
         self.session = session
         self.seats = list(seats)
+        self.marks = list(marks)  # payment marks (ledger/debts.py): outside the seal, stored as they come
         self.player_of = {seat.seat: seat.player_id for seat in seats}
         self.hand = HandInProgress(session=session, number=1, dealer=0)
         self.rounds: list[Round] = []
@@ -351,6 +355,7 @@ class Import:
                 (model, [row for draft in drafts for w in draft.written for row in w.rows[name]])
                 for name, model in SEALED_ROWS
             ),
+            (PaymentMark, [mark for draft in drafts for mark in draft.marks]),  # a reversal after its mark
         ]
 
 
