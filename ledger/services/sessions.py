@@ -208,9 +208,11 @@ def fee_checked(*, amount: object, split: object, paid_by: object, seated: set[A
     one of the ``seated`` players' ids or None."""
     if not _is_whole(amount, 0, MAX_FEE):
         raise LedgerError("fee_amount", field="amount", maximum=MAX_FEE)
-    if split not in {choice.value for choice in FeeSplit}:
-        raise LedgerError("fee_split", field="split", choices=", ".join(choice.value for choice in FeeSplit))
-    if paid_by is not None and paid_by not in seated:
+    # compared, not hashed: a body's list or object is refused, not a TypeError
+    splits = [choice.value for choice in FeeSplit]
+    if split not in splits:
+        raise LedgerError("fee_split", field="split", choices=", ".join(splits))
+    if paid_by is not None and not any(paid_by == player for player in seated):
         raise LedgerError("fee_paid_by", field="paid_by")
     return amount, split, paid_by
 

@@ -81,6 +81,8 @@ def test_a_fee_borne_by_the_winners_in_proportion_with_coins_is_in_coins(owner, 
         pytest.param(40, "everyone", None, "split", id="unknown-split"),
         pytest.param(40, "aa", 10**9, "paid_by", id="not-a-player-of-the-session"),
         pytest.param(40, "aa", "小李", "paid_by", id="a-name"),
+        pytest.param(40, ["aa"], None, "split", id="a-list-for-a-split"),
+        pytest.param(40, "aa", [1], "paid_by", id="a-list-for-a-player"),
     ],
 )
 def test_a_bad_fee_is_refused_naming_the_field_and_changes_nothing(
