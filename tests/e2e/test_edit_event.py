@@ -8,6 +8,7 @@ Screenshots: /tmp/sczmj-edit-*.png.
 
 from __future__ import annotations
 
+import os
 from io import StringIO
 from typing import Any
 
@@ -29,9 +30,16 @@ WRONG_FAN = {"ev_type": "win", "winner_1": "on", "win_how": "discard:2", "patter
 NORTH_KONG = {"ev_type": "kong", "kong_player": "3", "kong_kind": "concealed"}
 # ...and a 流局 with nobody else ready, which ends the hand.
 NOBODY_READY = {"ev_type": "draw", **{f"draw_{seat}": "not_ready" for seat in (0, 2, 3)}}
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 LOCALES = [
     pytest.param("zh-CN", "清一色", "第 1 条", id="zh"),
-    pytest.param("en", "Full flush", "event 1", id="en"),
+    pytest.param(
+        "en",
+        "Full flush",
+        "event 1",
+        id="en",
+        marks=pytest.mark.skipif(ON_POSTGRES, reason="the English words are the same on either database"),
+    ),
 ]
 
 
