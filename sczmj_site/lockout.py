@@ -92,7 +92,11 @@ def lockout_response(request: HttpRequest, response: Any = None, credentials: An
             json_dumps_params={"ensure_ascii": False},
         )
     else:
-        context = {"minutes": minutes, "whole_name": whole_name}
+        context = {
+            "minutes": minutes,
+            "whole_name": whole_name,
+            "longest": LONGEST_WAIT // timedelta(minutes=1),
+        }
         answer = render(request, "ops/locked_out.html", context, status=429)
     answer["Retry-After"] = str(seconds)
     return answer

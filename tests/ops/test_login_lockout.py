@@ -201,6 +201,7 @@ def test_the_page_says_the_name_waits_in_the_pages_language_and_other_names_do_n
     assert english.status_code == 429
     assert english["Retry-After"] == "45"
     assert "from several addresses: try again in 1 minute." in english.content.decode()
+    assert "to 15 minutes at most." in english.content.decode()
     assert "1 分钟后再试" in log_in("alice", PASSWORD, 20).content.decode()
     assert log_in("bob", PASSWORD, 0).status_code == 302
 
