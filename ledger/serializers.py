@@ -191,6 +191,14 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
         required=False, allow_null=True, help_text='A preset plus overrides, e.g. {"preset": "chengdu"}.'
     )
     coins = CoinsSetupSerializer(required=False, allow_null=True)
+    fee = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text=(
+            "The table fee, as POST sessions/{id}/fee/ takes it (amount, split, paid_by: one of the four "
+            "players or null) and checked by the same rule; left out: none."
+        ),
+    )
 
 
 class SeatSerializer(serializers.Serializer[Any]):

@@ -46,7 +46,7 @@ class SessionListView(ListView):
 
     @extend_schema(
         tags=["sessions"],
-        summary="Start a session: four players in seat order, the rules, optional coins",
+        summary="Start a session: four players in seat order, the rules, optional coins and table fee",
         parameters=[GROUP_ID],
         request=SessionCreateSerializer,
         responses={201: SessionSerializer, **ERRORS},
@@ -62,6 +62,7 @@ class SessionListView(ListView):
             player_ids=body["players"],
             rules=body.get("rules"),
             coins=body.get("coins"),
+            fee=body.get("fee"),
         )
         return Response(SessionSerializer(session).data, status=status.HTTP_201_CREATED)
 

@@ -44,15 +44,18 @@ def session_start(
     rules: Mapping[str, Any] | None = None,
     coins: Mapping[str, Any] | None = None,
     dealer: object = 0,
+    fee: Mapping[str, Any] | None = None,
 ) -> Session:
-    """A new open session: four of the group's players in seat order, the rules, optional coins, and its
-    first hand in progress with ``dealer`` (a seat) dealing. A blank ``name`` names it by its day
-    (``Session.title``)."""
+    """A new open session: four of the group's players in seat order, the rules, optional coins, an
+    optional table fee (``session_fee_set``'s fields), and its first hand in progress with ``dealer`` (a
+    seat) dealing. A blank ``name`` names it by its day (``Session.title``)."""
     require_role(actor=actor, group=group, roles=WRITER_ROLES)
     seat = _check_dealer(dealer)
     bounds.check_group(group)
     players = _seat_players(group, player_ids)
     session = session_row(group=group, name=name, rules=rules, coins=coins)
+    if fee is not None:
+        session.fee_amount, session.fee_split, session.fee_paid_by_id = _start_fee(fee, players)
     session.day = timezone.localdate()
     Group.objects.select_for_update().filter(pk=group.pk).first()  # one day number per session
     session.day_number = Session.objects.filter(group=group, day=session.day).count() + 1
@@ -62,6 +65,20 @@ def session_start(
     )
     HandInProgress.objects.create(session=session, number=1, dealer=seat)
     return session
+
+
+def _start_fee(fee: Mapping[str, Any], players: Sequence[Player]) -> tuple[Any, Any, Any]:
+    """The fee a session starts with, checked as ``session_fee_set`` checks it, each field named under
+    ``fee`` (``fee.paid_by``: one of the four players' ids, or null)."""
+    try:
+        return fee_checked(
+            amount=fee.get("amount"),
+            split=fee.get("split", FeeSplit.AA.value),
+            paid_by=fee.get("paid_by"),
+            seated={player.pk for player in players},
+        )
+    except LedgerError as error:
+        raise error.within("fee") from None
 
 
 def session_row(
@@ -92,6 +109,7 @@ def session_start_by_names(
     rules: Mapping[str, Any] | None = None,
     coins: Mapping[str, Any] | None = None,
     dealer: object = 0,
+    fee: Mapping[str, Any] | None = None,
 ) -> Session:
     """``session_start`` with the four players named in seat order: a name the group does not know yet
     becomes a new player. One transaction: a refused session leaves no new player behind."""
@@ -109,6 +127,7 @@ def session_start_by_names(
         rules=rules,
         coins=coins,
         dealer=dealer,
+        fee=fee,
     )
 
 

@@ -116,3 +116,34 @@ def test_the_api_sets_the_fee_and_the_settle_up_answers_it(api, played):
         reverse("ledger:session-fee", args=[played.pk]), {"amount": 1, "split": "x"}, format="json"
     )
     assert (bad.status_code, bad.json()["field"]) == (400, "split")
+
+
+def _start(api, session, fee):
+    ids = list(session.seats.order_by("seat").values_list("player_id", flat=True))
+    body = {"players": ids, "rules": {"preset": "chengdu"}, "fee": fee}
+    return api.post(reverse("ledger:session-list", args=[session.group_id]), body, format="json")
+
+
+def test_a_session_starts_with_its_table_fee_through_the_api(api, played):
+    paid_by = player(played, "小李")
+    response = _start(api, played, {"amount": 40, "split": "winners", "paid_by": paid_by})
+    assert response.status_code == 201, response.content
+    assert response.json()["fee"] == {"amount": 40, "split": "winners", "paid_by": paid_by}
+    plain = _start(api, played, None)
+    assert plain.status_code == 201 and plain.json()["fee"]["amount"] == 0
+
+
+@pytest.mark.parametrize(
+    ("fee", "field"),
+    [
+        ({"amount": -1}, "fee.amount"),
+        ({"amount": 40, "split": "everyone"}, "fee.split"),
+        ({"amount": 40, "split": "aa", "paid_by": 10**9}, "fee.paid_by"),
+        ("40", "fee"),
+    ],
+)
+def test_a_session_started_with_a_bad_fee_is_refused_and_nothing_is_stored(api, played, fee, field):
+    before = played.group.sessions.count()
+    response = _start(api, played, fee)
+    assert (response.status_code, response.json()["field"]) == (400, field), response.content
+    assert played.group.sessions.count() == before
