@@ -52,12 +52,13 @@ MESSAGES: Catalogue = {
     "database_unavailable": Message(
         "The database is not answering: try again in a moment.", "数据库暂时无法连接，请稍后再试。"
     ),
+    # ``wait`` is ``minutes`` in English words, singular for 1 (sczmj_site/lockout.py, ``minutes_en``).
     "locked_out": Message(
-        "Too many wrong passwords for this user name from this address: try again in {minutes} minutes.",
+        "Too many wrong passwords for this user name from this address: try again in {wait}.",
         "该用户名在此地址密码错误次数过多，请 {minutes} 分钟后再试。",
     ),
     "name_cooling_off": Message(
-        "Too many wrong passwords for this user name from several addresses: try again in {minutes} minutes.",
+        "Too many wrong passwords for this user name from several addresses: try again in {wait}.",
         "该用户名从多个地址密码错误次数过多，请 {minutes} 分钟后再试。",
     ),
 }

@@ -71,6 +71,11 @@ class NameCoolOffHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes shi
         return bool(request.name_retry_at)
 
 
+def minutes_en(minutes: int) -> str:
+    """``minutes`` as English words: "1 minute", "2 minutes"."""
+    return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+
+
 def _seconds_left(request: HttpRequest) -> int:
     retry_at: datetime | None = getattr(request, "name_retry_at", None)
     if retry_at:
@@ -87,7 +92,12 @@ def lockout_response(request: HttpRequest, response: Any = None, credentials: An
     answer: HttpResponse
     if request.path.startswith("/api/"):
         answer = JsonResponse(
-            error_body("name_cooling_off" if whole_name else "locked_out", "credentials", minutes=minutes),
+            error_body(
+                "name_cooling_off" if whole_name else "locked_out",
+                "credentials",
+                minutes=minutes,
+                wait=minutes_en(minutes),
+            ),
             status=429,
             json_dumps_params={"ensure_ascii": False},
         )

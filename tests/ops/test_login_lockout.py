@@ -84,6 +84,7 @@ def test_the_api_token_endpoint_counts_too_and_answers_in_the_error_shape():
     assert locked.status_code == 429
     assert locked.json()["field"] == "credentials"
     assert locked.json()["detail"].startswith("Too many wrong passwords")
+    assert locked.json()["detail"].endswith("try again in 15 minutes.")
     assert "15 分钟" in locked.json()["detail_zh"]
     assert set(locked.json()) == {"field", "detail", "detail_zh", "errors", "code"}
     assert locked.json()["code"] == "locked_out"
@@ -160,7 +161,7 @@ def test_the_issues_thirty_addresses_are_slowed_after_ten_wrong_passwords_for_th
     assert refused.status_code == 429
     assert refused.json()["code"] == "name_cooling_off"
     assert refused["Retry-After"] == "60"
-    assert refused.json()["detail"].endswith("try again in 1 minutes.")
+    assert refused.json()["detail"].endswith("try again in 1 minute.")  # singular
     assert "1 分钟后再试" in refused.json()["detail_zh"]
 
 
