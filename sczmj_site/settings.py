@@ -277,6 +277,15 @@ REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Token",
 }
 
+# Mail, Django's own settings: used only for the password reset by mail, offered when EMAIL_HOST is set
+# (docs/security.md, "A forgotten password"). Port 587 with STARTTLS, what mail providers ask of a client.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+
 # The throttles count in the database, shared by every server process (a per-process LocMem cache would
 # give each worker its own count). The table is created by ledger's migration 0004: `migrate` suffices.
 CACHES = {
