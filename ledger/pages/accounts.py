@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -73,6 +73,9 @@ def _next_page(request: HttpRequest) -> str:
     return target if safe else ""
 
 
+EMAIL_LABEL = gettext_lazy("E-mail address")
+
+
 class EmailForm(forms.ModelForm[User]):
     """The account's optional e-mail address, Django's ``User.email``: where a reset link is mailed. Two
     accounts may share one; a reset asked for it mails each of them (Django's ``PasswordResetForm``)."""
@@ -80,7 +83,7 @@ class EmailForm(forms.ModelForm[User]):
     email = forms.EmailField(
         required=False,
         max_length=254,
-        label=gettext_lazy("E-mail address"),
+        label=EMAIL_LABEL,
         help_text=gettext_lazy("Optional: a forgotten password's reset link is mailed here."),
     )
 
@@ -175,11 +178,20 @@ class MailConfigured:
         return super().dispatch(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
 
 
+class ForgotPasswordForm(PasswordResetForm):
+    """Django's form, its address field named as on the account page."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = EMAIL_LABEL
+
+
 class ForgotPassword(MailConfigured, auth_views.PasswordResetView):
     """Django's reset by mail: the same answer whether or not an account has the address (Django sends
     nothing when none has), the mail in the asker's language, its link the ``password-reset`` page."""
 
     template_name = "ledger/accounts/forgot_password.html"
+    form_class = ForgotPasswordForm
     subject_template_name = "ledger/accounts/reset_mail_subject.txt"
     email_template_name = "ledger/accounts/reset_mail.txt"
     success_url = reverse_lazy("password-forgot-sent")

@@ -43,6 +43,7 @@ def test_the_mail_goes_to_the_accounts_address_with_a_link_that_sets_a_new_passw
     with_address("xiaoli")
     login = Client().get("/login/").content.decode()
     assert 'href="/password/forgot/"' in login and "忘记密码？" in login
+    assert "邮箱地址" in Client().get("/password/forgot/").content.decode()  # named as on the account page
 
     asked = ask(ADDRESS.upper())  # Django matches the address whatever its case
     assert asked.status_code == 302 and asked["Location"] == "/password/forgot/sent/"
