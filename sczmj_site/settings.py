@@ -277,13 +277,26 @@ REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Token",
 }
 
-# Mail, Django's own settings: used only for the password reset by mail, offered when EMAIL_HOST is set
-# (docs/security.md, "A forgotten password"). Port 587 with STARTTLS, what mail providers ask of a client.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+# Mail, used only for the password reset by mail, offered when EMAIL_HOST is set (docs/security.md, "A
+# forgotten password"). The variables are named as Django's old EMAIL_* settings; Django 6.1 takes them as
+# its MAILERS, the deprecated settings' successor. Port 587 with STARTTLS, what mail providers ask.
+_mail_host = os.environ.get("EMAIL_HOST", "").strip()
+MAILERS = (
+    {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _mail_host,
+                "port": int(os.environ.get("EMAIL_PORT", "587")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_flag("EMAIL_USE_TLS", True),
+            },
+        }
+    }
+    if _mail_host
+    else {}
+)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # The throttles count in the database, shared by every server process (a per-process LocMem cache would

@@ -135,8 +135,8 @@ def email_change(request: HttpRequest) -> HttpResponse:
 
 
 def mail_configured() -> bool:
-    """Whether this server can send mail (docs/deployment.md, ``EMAIL_HOST``)."""
-    return bool(settings.EMAIL_HOST)
+    """Whether this server can send mail (settings, ``MAILERS`` from ``EMAIL_HOST``)."""
+    return "default" in settings.MAILERS
 
 
 class LogIn(auth_views.LoginView):

@@ -1,5 +1,5 @@
 """A forgotten password by mail, when mail is configured (docs/security.md, "A forgotten password"), and
-the account's e-mail address it is mailed to. pytest-django sends mail to Django's locmem outbox."""
+the account's e-mail address it is mailed to, sent to Django's locmem outbox."""
 
 import re
 
@@ -13,11 +13,12 @@ from tests.ledger.conftest import make_user
 
 NEW = "a-brand-new-pass-phrase"
 ADDRESS = "xiaoli@example.org"
+LOCMEM = "django.core.mail.backends.locmem.EmailBackend"
 
 
 @pytest.fixture
 def mail_on(settings):
-    settings.EMAIL_HOST = "smtp.example.org"
+    settings.MAILERS = {"default": {"BACKEND": LOCMEM}}
     cache.clear()  # the throttles' counts
     yield
     cache.clear()
@@ -91,7 +92,7 @@ def test_two_accounts_sharing_an_address_each_get_a_mail(mail_on):
 
 @pytest.mark.django_db
 def test_without_mail_settings_there_is_no_link_and_no_page(settings):
-    settings.EMAIL_HOST = ""
+    settings.MAILERS = {}
     with_address("xiaoli")
     assert "/password/forgot/" not in Client().get("/login/").content.decode()
     assert Client().get("/password/forgot/").status_code == 404
@@ -146,3 +147,24 @@ def test_a_malformed_address_is_refused_in_the_pages_language_and_nothing_stored
     user.refresh_from_db()
     assert user.email == ADDRESS
     assert Client().post("/password/email/", {"email": "x@example.org"}).status_code == 302  # to log in
+
+
+def test_the_environment_names_the_smtp_server(monkeypatch):
+    """EMAIL_HOST and its neighbours become Django's default mailer; without EMAIL_HOST there is none."""
+    import importlib
+
+    import sczmj_site.settings as site_settings
+
+    monkeypatch.setenv("EMAIL_HOST", "smtp.example.org")
+    monkeypatch.setenv("EMAIL_HOST_USER", "mahjong@example.org")
+    monkeypatch.setenv("EMAIL_USE_TLS", "0")
+    options = importlib.reload(site_settings).MAILERS["default"]["OPTIONS"]
+    assert options == {
+        "host": "smtp.example.org",
+        "port": 587,
+        "username": "mahjong@example.org",
+        "password": "",
+        "use_tls": False,
+    }
+    monkeypatch.delenv("EMAIL_HOST")
+    assert importlib.reload(site_settings).MAILERS == {}
