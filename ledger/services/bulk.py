@@ -230,18 +230,9 @@ class Draft:
         coins_before: list[int] | None,
     ) -> None:
         """``rounds._write_version``: the version, the reversal of its round's live rows, its own rows."""
-        version = RoundVersion(
-            round=round_,
-            version=number,
-            kind=kind,
-            dealer=body["dealer"],
-            void_suits=body.get("void_suits"),
-            events=body["events"],
-            notes=list(body.get("notes") or ()),
-            # as the database gives it back (lists, not tuples): what the seal and the comparison read
-            result=None if result is None else json.loads(json.dumps(result.to_dict())),
-            coin_balances_before=coins_before,
-        )
+        # the answer as the database gives it back (lists, not tuples): what the seal and the comparison read
+        answer = None if result is None else json.loads(json.dumps(result.to_dict()))
+        version = rounds.version_row(round_, kind, number, body, answer, coins_before)
         previous = self._current.get(round_.position)
         moves_points = kind != VersionKind.RECOINED
         entries: list[LedgerEntry] = []

@@ -317,6 +317,29 @@ def _resettle_later_coins(actor: User, session: Session, changed: Round) -> None
         balances = list(coins.balances)
 
 
+def version_row(
+    round_: Round,
+    kind: VersionKind,
+    number: int,
+    body: Mapping[str, Any],
+    answer: dict[str, Any] | None,
+    coins_before: list[int] | None,
+) -> RoundVersion:
+    """The version a round's body and its settle response (``answer``, as the API answered it) make,
+    not yet stored: ``_write_version`` stores it, the group file's bulk import collects it."""
+    return RoundVersion(
+        round=round_,
+        version=number,
+        kind=kind,
+        dealer=body["dealer"],
+        void_suits=body.get("void_suits"),
+        events=body["events"],
+        notes=list(body.get("notes") or ()),
+        result=answer,
+        coin_balances_before=coins_before,
+    )
+
+
 def _write_version(
     actor: User,
     round_: Round,
@@ -329,18 +352,10 @@ def _write_version(
     """A version of the round and its rows, written from the engine's typed result; its settle response
     is kept beside them as JSON, as the API answered it. The points and coins the session has moved
     since it began, this version included (``integrity.seal``)."""
-    stored = RoundVersion.objects.create(
-        round=round_,
-        version=version,
-        kind=kind,
-        dealer=body["dealer"],
-        void_suits=body.get("void_suits"),
-        events=body["events"],
-        notes=list(body.get("notes") or ()),
-        result=None if result is None else result.to_dict(),
-        coin_balances_before=coins_before,
-        created_by=actor if actor.is_authenticated else None,
-    )
+    answer = None if result is None else result.to_dict()
+    stored = version_row(round_, kind, version, body, answer, coins_before)
+    stored.created_by = actor if actor.is_authenticated else None
+    stored.save(force_insert=True)
     moves_points = kind != VersionKind.RECOINED  # a re-settlement of coins leaves the points as they are
     entries, coins = _reverse_current(round_, stored, points=moves_points)
     wins: list[WinRecord] = []
