@@ -277,26 +277,25 @@ REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Token",
 }
 
-# Mail, used only for the password reset by mail, offered when EMAIL_HOST is set (docs/security.md, "A
-# forgotten password"). The variables are named as Django's old EMAIL_* settings; Django 6.1 takes them as
-# its MAILERS, the deprecated settings' successor. Port 587 with STARTTLS, what mail providers ask.
+# Mail, used only for the password reset by mail, offered when EMAIL_HOST is set (RESET_BY_MAIL;
+# docs/security.md, "A forgotten password"). The variables are named as Django's old EMAIL_* settings;
+# Django 6.1 takes them as its MAILERS, the deprecated settings' successor. Port 587 with STARTTLS, what
+# mail providers ask. Without EMAIL_HOST the default mailer is Django's old default, SMTP on localhost
+# (its checks ask for a default one), and no page sends mail.
 _mail_host = os.environ.get("EMAIL_HOST", "").strip()
-MAILERS = (
-    {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {
-                "host": _mail_host,
-                "port": int(os.environ.get("EMAIL_PORT", "587")),
-                "username": os.environ.get("EMAIL_HOST_USER", ""),
-                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-                "use_tls": env_flag("EMAIL_USE_TLS", True),
-            },
-        }
+RESET_BY_MAIL = bool(_mail_host)
+MAILERS = {
+    "default": {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": _mail_host or "localhost",
+            "port": int(os.environ.get("EMAIL_PORT", "587" if _mail_host else "25")),
+            "username": os.environ.get("EMAIL_HOST_USER", ""),
+            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": env_flag("EMAIL_USE_TLS", RESET_BY_MAIL),
+        },
     }
-    if _mail_host
-    else {}
-)
+}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # The throttles count in the database, shared by every server process (a per-process LocMem cache would

@@ -135,8 +135,8 @@ def email_change(request: HttpRequest) -> HttpResponse:
 
 
 def mail_configured() -> bool:
-    """Whether this server can send mail (settings, ``MAILERS`` from ``EMAIL_HOST``)."""
-    return "default" in settings.MAILERS
+    """Whether this server sends mail (settings.py's ``RESET_BY_MAIL``: ``EMAIL_HOST`` is set)."""
+    return bool(settings.RESET_BY_MAIL)
 
 
 class LogIn(auth_views.LoginView):
