@@ -339,24 +339,26 @@ class WithActorRole(TypedDict):
 
 
 def _locked_with_hand(actor: User, session: Session) -> tuple[Session, HandInProgress]:
-    """Step 1 in one query: the session row locked (as ``sessions._locked``: PostgreSQL locks it, SQLite's
-    IMMEDIATE transaction already holds the database) and read with its hand and the actor's role; a
-    role that may not write is refused (403). The hand is created if the session has none yet."""
+    """Step 1: the session row locked (as ``sessions._locked``: PostgreSQL locks it, SQLite's IMMEDIATE
+    transaction already holds the database) with the actor's role, a role that may not write refused
+    (403); then the hand, read once the lock is held. Not in the locking query: on PostgreSQL a writer
+    that waited for the lock would get the hand as it was when its query began, before the writer it
+    waited for committed (the hand's row is not the locked one), and two taps at one revision would both
+    pass (tests/ledger/test_hand_concurrency.py). The hand is created if the session has none yet."""
     role = Membership.objects.filter(group=OuterRef("group_id"), user=actor).values("role")[:1]
     locked: WithAnnotations[Session, WithActorRole] = (
         Session.objects.select_for_update(of=("self",))
-        .select_related("group", "hand")
+        .select_related("group")
         .annotate(actor_role=Subquery(role))
         .get(pk=session.pk)
     )
     if locked.actor_role not in WRITER_ROLES:
         raise Forbidden("role_forbids")
-    try:
-        return locked, locked.hand
-    except HandInProgress.DoesNotExist:
+    hand = HandInProgress.objects.filter(session=locked).first()
+    if hand is None:
         hand = selectors.fresh_hand(locked)
         hand.save()
-        return locked, hand
+    return locked, hand
 
 
 def _retried(hand: HandInProgress, key: str, fingerprint: str, *, own_key: bool) -> HandOutcome | None:
