@@ -153,9 +153,9 @@ def score_text(
         shape = COMPOSITION_BY_KEY.get(score.get("composition") or "")
     elif entry is not None:
         parts = quick_parts(entry, rules, situation, language)
-        # A quick entry names no melds, but the hand's kong events are his melds: four of them make the
-        # shape of 十八罗汉 (the golden hooks need his pungs, which only a tile entry gives).
-        shape = composition_of(entry.scored(rules, situation)[0].key, ("kong",) * kongs)
+        # A quick entry names no melds, but the hand's kong events are his melds: four of them and the
+        # chip tapped make the shape of 十八罗汉 (the golden hooks need his pungs, only a tile entry's).
+        shape = composition_of(entry.pattern, ("kong",) * kongs)
     else:
         parts = []
     total = _("%(fan)s fan ×%(multiplier)s") % {"fan": score["fan"], "multiplier": score["multiplier"]}
