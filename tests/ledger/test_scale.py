@@ -144,3 +144,20 @@ def test_verify_ledger_reads_a_session_in_the_same_queries_whatever_its_length(g
 def test_every_seeded_session_holds_its_seal_and_its_replay(grown: Grown, db: Any) -> None:
     group_sessions = Session.objects.filter(group_id=grown.ids["group"]).order_by("id")
     assert [finding for session in group_sessions for finding in verify_session(session)] == []
+
+
+def test_the_kept_seeds_key_moves_with_what_determines_the_seed(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench import seed_cache
+
+    (tmp_path / "bench").mkdir()
+    seeder = tmp_path / "bench" / "scale_seed.py"
+    seeder.write_text("one seeder")
+    monkeypatch.setattr(seed_cache, "ROOT", tmp_path)
+    first = seed_cache.key((1, 10), [10, 200], "sqlite")
+    assert seed_cache.key((1, 10), [10, 200], "sqlite") == first
+    assert seed_cache.key((1, 10, 100), [10, 200, 2000], "sqlite") != first
+    assert seed_cache.key((1, 10), [10, 200], "postgresql") != first
+    seeder.write_text("another seeder")
+    assert seed_cache.key((1, 10), [10, 200], "sqlite") != first
