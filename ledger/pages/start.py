@@ -35,6 +35,7 @@ from calculator.engine import (
     Preset,
     Rules,
 )
+from settlement.engine import FeeSplit
 from web.htmx import SignedInRequest
 from web.language import page_language
 from web.rules_form import PRESET_LABELS
@@ -42,7 +43,8 @@ from web.rules_form import PRESET_LABELS
 from .. import selectors, services
 from ..models import SEATS, WRITER_ROLES, Group, Session
 from ..names import InvisibleCharacter, normal_name, session_title
-from ..services import MAX_COINS, MAX_ROOM_COEFFICIENT
+from ..services import MAX_COINS, MAX_FEE, MAX_ROOM_COEFFICIENT
+from .fee import SPLIT_WORDS
 from .links import session_url
 from .refusals import REFUSALS, ledger_words, refusal_message
 from .rule_fields import (
@@ -70,7 +72,7 @@ def _compared(name: str | None) -> str | None:
 class StartForm(forms.Form):
     """Tonight's session. Field names are stable (the browser tests and the whole-evening test use them):
     ``seat_0`` .. ``seat_3``, ``dealer``, ``preset``, ``rule_<option>``, ``pattern_<pattern>``, ``name``,
-    ``coins``, ``room_coefficient``, ``balance_0`` .. ``balance_3``."""
+    ``coins``, ``room_coefficient``, ``balance_0`` .. ``balance_3``, ``fee_amount``, ``fee_split``."""
 
     name = forms.CharField(label=gettext_lazy("Name of the session"), max_length=100, required=False)
     dealer = forms.TypedChoiceField(
@@ -88,6 +90,20 @@ class StartForm(forms.Form):
         min_value=1,
         max_value=MAX_ROOM_COEFFICIENT,
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    # The table fee (台费): blank or 0 is none; who paid the room is said on 结算, once someone has.
+    fee_amount = forms.IntegerField(
+        label=gettext_lazy("Table fee"),
+        required=False,
+        min_value=0,
+        max_value=MAX_FEE,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    fee_split = forms.ChoiceField(
+        label=gettext_lazy("Borne by"),
+        widget=forms.RadioSelect,
+        choices=list(SPLIT_WORDS.items()),
+        required=False,
     )
 
     def __init__(self, *args: Any, language: str, **kwargs: Any) -> None:
@@ -162,6 +178,13 @@ class StartForm(forms.Form):
         """The preset plus every option the table changed (an option left "as the preset" is not sent)."""
         return {"preset": self.cleaned_data["preset"], **changed_rules(self.cleaned_data)}
 
+    def fee(self) -> dict[str, Any] | None:
+        """The table fee as ``services.session_start`` takes it; None without one."""
+        if not self.cleaned_data.get("fee_amount"):
+            return None
+        split = self.cleaned_data.get("fee_split") or FeeSplit.AA.value
+        return {"amount": self.cleaned_data["fee_amount"], "split": split}
+
     def coin_settings(self) -> dict[str, Any] | None:
         if not self.cleaned_data.get("coins"):
             return None
@@ -219,11 +242,12 @@ USUAL_STARTING_COINS = 20_000
 
 def initial_from(last: Session | None) -> dict[str, Any]:
     """Tonight's form as the group's last session left it: seating, rules that differ from their preset,
-    coins. A group's first session starts from the default preset with empty seats and the usual coins
-    (off until switched on)."""
+    coins, the table fee. A group's first session starts from the default preset with empty seats, the
+    usual coins (off until switched on) and no fee."""
     initial: dict[str, Any] = {
         "dealer": "0",
         "preset": Preset.CHENGDU.value,
+        "fee_split": FeeSplit.AA.value,
         "room_coefficient": USUAL_ROOM_COEFFICIENT,
         **{f"balance_{seat}": USUAL_STARTING_COINS for seat in range(SEATS)},
     }
@@ -241,6 +265,8 @@ def initial_from(last: Session | None) -> dict[str, Any]:
         fan = rules.pattern_value(pattern.key)
         if fan != preset_rules.pattern_value(pattern.key):
             initial[f"pattern_{pattern.key}"] = str(fan)
+    if last.fee_amount:
+        initial |= {"fee_amount": last.fee_amount, "fee_split": last.fee_split}
     if last.coins_enabled:
         initial |= {"coins": True, "room_coefficient": last.room_coefficient}
         initial |= {f"balance_{seat}": balance for seat, balance in enumerate(last.starting_balances or ())}
@@ -254,6 +280,7 @@ _FORM_FIELDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]
     (re.compile(r"rules\.(\w+)"), lambda match: f"rule_{match[1]}"),
     (re.compile(r"players\[(\d)\]"), lambda match: f"seat_{match[1]}"),
     (re.compile(r"coins\.room_coefficient"), lambda _m: "room_coefficient"),
+    (re.compile(r"fee\.(amount|split)$"), lambda match: f"fee_{match[1]}"),
     (re.compile(r"(name|dealer)$"), lambda match: match[1]),
 )
 
@@ -286,6 +313,7 @@ def session_start(request: SignedInRequest, group_id: int) -> HttpResponse:
                 rules=form.rules(),
                 coins=form.coin_settings(),
                 dealer=form.cleaned_data["dealer"],
+                fee=form.fee(),
             )
         except REFUSALS as error:
             form.add_error(form_field_of(getattr(error, "field", ""), form), refusal_message(error))

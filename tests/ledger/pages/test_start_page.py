@@ -111,6 +111,30 @@ def test_the_last_session_prefills_seating_rules_and_coins(owner, client):
     assert tonight.starting_balances == [1, 2, 3, 4]
 
 
+def test_a_session_starts_with_its_table_fee_and_the_next_one_offers_it_again(owner, client):
+    group, _ = make_table(owner)
+    response = start(client, group, fee_amount="40", fee_split="winners")
+    assert response.status_code == 302
+    tonight = Session.objects.filter(group=group).first()
+    assert (tonight.fee_amount, tonight.fee_split, tonight.fee_paid_by_id) == (40, "winners", None)
+    page = client.get(reverse("session-start", args=[group.pk])).content.decode()
+    assert 'name="fee_amount" value="40"' in page
+    assert 'name="fee_split" value="winners" checked' in page
+    assert "台费（可选） · 40" in visible_text(client.get(reverse("session-start", args=[group.pk])))
+    # one tap again: the fee comes with the prefilled form
+    assert client.post(reverse("session-start", args=[group.pk]), _prefilled(page)).status_code == 302
+    assert Session.objects.filter(group=group).first().fee_amount == 40
+
+
+def test_no_fee_left_blank_or_0(client, group):
+    assert start(client, group, fee_amount="").status_code == 302
+    assert start(client, group, fee_amount="0", fee_split="top_winner").status_code == 302
+    assert [session.fee_amount for session in Session.objects.all()] == [0, 0]
+    assert "Table fee (optional)" in visible_text(
+        client.get(reverse("session-start", args=[group.pk]), **ENGLISH)
+    )
+
+
 def _prefilled(page):
     """What the browser posts for the page as served: every box's value, every checked choice."""
     data = dict(re.findall(r'<input type="text" name="(\w+)"[^>]*? value="([^"]*)"', page))
@@ -154,6 +178,11 @@ BAD = [
         id="negative-coins",
     ),
     pytest.param({"name": "周" * 101}, "name", "100", "100", id="session-name-too-long"),
+    pytest.param({"fee_amount": "-5"}, "fee_amount", "0", "0", id="fee-below-zero"),
+    pytest.param({"fee_amount": "十"}, "fee_amount", "整数", "whole number", id="fee-not-a-number"),
+    pytest.param(
+        {"fee_amount": "40", "fee_split": "dealer"}, "fee_split", "有效", "valid choice", id="fee-split"
+    ),
 ]
 
 
