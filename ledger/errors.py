@@ -217,7 +217,8 @@ MESSAGES: Catalogue = {
         "只有付钱的人或收钱的人能标记已付（没有账号的玩家，可由记分的人代为标记）。",
     ),
     "payment_not_your_mark": Message(
-        "Only whoever marked this payment can undo it.", "只有标记这笔付款的人才能撤销它。"
+        "Only whoever marked this payment can undo it (an owner, when nobody here made the mark).",
+        "只有标记这笔付款的人才能撤销它（不是本站账号标记的，由群主撤销）。",
     ),
     "payment_undo_a_reversal": Message(
         "This is the undoing of a mark; it cannot be undone itself.", "这是一次撤销，不能再撤销。"

@@ -68,7 +68,7 @@ class PaymentMarkView(APIView):
 class PaymentUndoView(APIView):
     @extend_schema(
         tags=["debts"],
-        summary="Undo a mark by appending its reversal (only whoever made the mark)",
+        summary="Undo a mark by appending its reversal (its maker; an owner, for an imported mark)",
         parameters=[MARK_ID],
         request=None,
         responses={201: PaymentMarkSerializer, **ERRORS, **CONFLICTS},

@@ -127,7 +127,7 @@ def settle_context(request: SignedInRequest, session: Session, role: str | None)
         "carried_rows": carried_rows,
         "all_told": all_told,
         "including_carried": including,
-        "marks": [_mark_row(mark, request.user) for mark in debts.session_marks(session)],
+        "marks": [_mark_row(mark, request.user, role) for mark in debts.session_marks(session)],
         "corrected": debts.corrected_after_marks(session) and any(debt.left for debt in pairs),
     }
     return SettleDebts(context, carried_lines(carried_rows, all_told))
@@ -137,12 +137,12 @@ def settle_context(request: SignedInRequest, session: Session, role: str | None)
 class MarkRow:
     mark: PaymentMark
     undone: bool
-    undoable: bool  # by this reader: its maker, while it stands
+    undoable: bool  # by this reader (services.may_undo), while it stands
 
 
-def _mark_row(mark: PaymentMark, reader: User) -> MarkRow:
+def _mark_row(mark: PaymentMark, reader: User, role: str | None) -> MarkRow:
     undone = hasattr(mark, "reversed_by")
-    return MarkRow(mark, undone, mark.marked_by_id == reader.pk and mark.reverses_id is None and not undone)
+    return MarkRow(mark, undone, not undone and services.may_undo(actor=reader, role=role, mark=mark))
 
 
 def carried_lines(rows: Sequence[DebtRow], all_told: Sequence[debts.Owing]) -> list[str]:

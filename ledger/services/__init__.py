@@ -11,7 +11,7 @@ services check the actor's role and refuse with ``PermissionDenied``. Bad input 
 
 from .accounts import account_create
 from .checks import MAX_ID, MAX_NOTE_LENGTH, require_role
-from .debts import may_mark, payment_mark, payment_undo
+from .debts import may_mark, may_undo, payment_mark, payment_undo
 from .evening import HandSoFar, evening_keep
 from .groups import (
     ROLE_RANK,
@@ -87,6 +87,7 @@ __all__ = [
     "invite_refusal",
     "invite_revoke",
     "may_mark",
+    "may_undo",
     "member_invite",
     "member_remove",
     "member_set_role",

@@ -3,7 +3,8 @@ model: what is owed is derived, a mark is a fact).
 
 Who may mark (docs/ledger.md, "Debts that carry over"): an owner or a scorekeeper of the group who is the
 payer or the payee, or who marks for a pair one of whose players has no account (a friend who never
-signed up can still be paid). Viewers never mark. A mark is undone only by whoever made it, by a reversal.
+signed up can still be paid). Viewers never mark. A mark is undone by a reversal, by whoever made it; one
+whose maker has no account here (it came in a group file, or the account is gone) by an owner of the group.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from django.db import transaction
 
 from .. import debts
 from ..errors import Forbidden, LedgerError, PaymentUndoneError
-from ..models import WRITER_ROLES, PaymentMark, Player, Session
+from ..models import WRITER_ROLES, PaymentMark, Player, Role, Session
 from ..selectors import role_in
-from .checks import MAX_ID, _is_whole, require_role
+from .checks import MAX_ID, _is_whole
 from .sessions import _locked
 
 
@@ -72,12 +73,25 @@ def may_mark(*, actor: User, role: str | None, accounts: Iterable[int | None]) -
     return role in WRITER_ROLES and any(account in (actor.pk, None) for account in accounts)
 
 
+def may_undo(*, actor: User, role: str | None, mark: PaymentMark) -> bool:
+    """Whether ``actor``, of ``role`` in the group, may undo ``mark`` (this module's docstring): its maker;
+    or, when no account of this server made it, an owner, who stands in for a maker nobody here can be (the
+    reversal names him and the time, as every mark does). A standing mark only: not a reversal."""
+    if role not in WRITER_ROLES or mark.reverses_id is not None:
+        return False
+    if mark.marked_by_id is None:
+        return role == Role.OWNER
+    return mark.marked_by_id == actor.pk
+
+
 @transaction.atomic
 def payment_undo(*, actor: User, mark: PaymentMark) -> PaymentMark:
-    """Cancel ``mark`` by appending its reversal; only its maker may, and only once."""
-    require_role(actor=actor, group=mark.session.group, roles=WRITER_ROLES)
+    """Cancel ``mark`` by appending its reversal, once; ``may_undo`` says who may."""
+    role = role_in(user=actor, group=mark.session.group)
+    if role not in WRITER_ROLES:
+        raise Forbidden("role_forbids")
     _locked(mark.session)
-    if mark.marked_by_id != actor.pk:
+    if mark.reverses_id is None and not may_undo(actor=actor, role=role, mark=mark):
         raise Forbidden("payment_not_your_mark")
     if mark.reverses_id is not None:
         raise LedgerError("payment_undo_a_reversal", field="mark")

@@ -47,6 +47,7 @@ from tests.ledger.conftest import (
     make_user,
     member_join,
 )
+from tests.ledger.pages.helpers import logged_in
 from tests.ledger.test_guards import verify
 
 IDENTITY = ("id", "digest", "ledger_digest", "exported", "chain")  # this server's own: ids and seals
@@ -663,6 +664,36 @@ def test_payment_marks_travel_with_the_file_and_the_debts_answer_the_same(owner,
     marks = PaymentMark.objects.filter(session__group=moved).order_by("id")
     assert [(m.marked_by_id, m.marked_by_name) for m in marks] == [(None, "owner")] * 4  # the file's claim
     assert marks.last().reverses == marks[2] and not moved.resealed
+
+
+def test_an_owner_undoes_an_imported_mark_and_the_reversal_names_him_a_scorekeeper_cannot(owner, history):
+    mover = make_user("mover")
+    moved = Group.objects.get(pk=import_file(mover, export(owner, history)).json()["id"])
+    keeper = make_user("keeper")
+    member_join(actor=mover, group=moved, username="keeper", role=Role.SCOREKEEPER)
+    standing = PaymentMark.objects.filter(
+        session__group=moved, reverses__isnull=True, reversed_by__isnull=True
+    ).first()
+    undo = reverse("ledger:payment-undo", args=[standing.pk])
+    refused = client_for(keeper).post(undo)
+    assert refused.status_code == 403
+    assert refused.json()["detail"].startswith("Only whoever marked this payment can undo it")
+    # the settle page offers the undo to the owner only
+    settle = reverse("session-settle", args=[standing.session_id])
+    assert reverse("payment-undo-page", args=[standing.pk]) in logged_in(mover).get(settle).content.decode()
+    assert (
+        reverse("payment-undo-page", args=[standing.pk]) not in logged_in(keeper).get(settle).content.decode()
+    )
+    answer = client_for(mover).post(undo)
+    assert answer.status_code == 201, answer.content
+    reversal = PaymentMark.objects.get(reverses=standing)
+    assert (reversal.amount, reversal.marked_by, reversal.marked_by_name) == (
+        -standing.amount,
+        mover,
+        "mover",
+    )
+    assert standing.marked_by_name == "owner"  # the file's claim stays on the mark itself
+    assert client_for(mover).post(undo).status_code == 409  # once
 
 
 def test_a_file_exported_before_marks_moved_still_imports_with_nothing_marked(owner, history):
