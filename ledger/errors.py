@@ -57,6 +57,18 @@ MESSAGES: Catalogue = {
         "A viewer link shows the table; it does not join the group.",
         "观众链接只能看分，不能加入本组。",
     ),
+    "reset_link_self": Message(
+        "Change your own password on the password page.", "你自己的密码请在“修改密码”页面修改。"
+    ),
+    "reset_link_staff": Message(
+        "Only the server's operator can make a reset link for this account.",
+        "只有服务器管理员能为这个账号生成重置链接。",
+    ),
+    "reset_link_other_groups": Message(
+        "This member is also in a group you do not own: only the server's operator can make their reset "
+        "link (sczmj reset_password).",
+        "该成员还在你不是组长的组里：只有服务器管理员能为其生成重置链接（sczmj reset_password）。",
+    ),
     "invite_revoked": Message("This invite link was revoked.", "这个邀请链接已被撤销。"),
     "invite_expired": Message("This invite link has expired.", "这个邀请链接已过期。"),
     # ---- groups, players, sessions

@@ -109,6 +109,15 @@ class MembershipSerializer(serializers.ModelSerializer[Membership]):
         fields = ("id", "username", "role", "created")
 
 
+class ResetLinkSerializer(serializers.Serializer[Any]):
+    """A one-time link that sets a new password for a member (ledger/reset_links.py): it works once, until
+    ``expires``; setting the password or logging in spends it."""
+
+    username = serializers.CharField()
+    url = serializers.URLField()
+    expires = serializers.DateTimeField()
+
+
 class InvitationSerializer(serializers.ModelSerializer[GroupInvitation]):
     """An account asked to join a group. ``id``, ``username``, ``role`` and ``created`` are the fields a
     membership has, so a client of the members list reads both alike; ``id`` is the invitation's."""

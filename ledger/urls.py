@@ -35,6 +35,7 @@ ROUTES = (
     (f"{GROUP}export/", api.GroupExportView, "group-export"),
     (f"{GROUP}members/", api.MemberListView, "member-list"),
     (f"{GROUP}members/<ledger_id:member_id>/", api.MemberDetailView, "member-detail"),
+    (f"{GROUP}members/<ledger_id:member_id>/reset-link/", api.MemberResetLinkView, "member-reset-link"),
     ("invitations/", api.InvitationListView, "invitation-list"),
     ("invitations/<ledger_id:invitation_id>/accept/", api.InvitationAcceptView, "invitation-accept"),
     ("invitations/<ledger_id:invitation_id>/decline/", api.InvitationDeclineView, "invitation-decline"),

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from .. import periods, selectors, services, statistics
 from ..models import Membership
+from ..reset_links import reset_link_expires
 from ..serializers import (
     GroupCreateSerializer,
     GroupSerializer,
@@ -25,6 +26,7 @@ from ..serializers import (
     MembershipSerializer,
     PlayerCreateSerializer,
     PlayerSerializer,
+    ResetLinkSerializer,
     StandingsSerializer,
     StatisticsSerializer,
     period_body,
@@ -155,6 +157,34 @@ class MemberDetailView(APIView):
         membership = self._membership(request, group_id, member_id)
         services.member_remove(actor=request.user, membership=membership)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MemberResetLinkView(APIView):
+    @extend_schema(
+        tags=["groups"],
+        summary="Make a one-time link that sets a new password for a member (owners only)",
+        description=(
+            "For a member who forgot their password on a server with no mail. Only for a member whose every "
+            "group is one you own (else 403: the server's operator makes it, `sczmj reset_password`), never "
+            "for yourself (400) or a staff account (403). The link works once, until `expires`; the answer "
+            "is sent with `Cache-Control: no-store`."
+        ),
+        parameters=[GROUP_ID, MEMBER_ID],
+        request=None,
+        responses={201: ResetLinkSerializer, **ERRORS},
+    )
+    def post(self, request: SignedInApiRequest, group_id: int, member_id: int) -> Response:
+        group = selectors.group_get(user=request.user, group_id=group_id)
+        membership = selectors.member_get(group=group, member_id=member_id)
+        path = services.reset_link_make(actor=request.user, membership=membership)
+        link = {
+            "username": membership.user.get_username(),
+            "url": request.build_absolute_uri(path),
+            "expires": reset_link_expires(),
+        }
+        response = Response(ResetLinkSerializer(link).data, status=status.HTTP_201_CREATED)
+        response["Cache-Control"] = "no-store"  # the link is the account until it is used
+        return response
 
 
 # --- invitations (to a group) and invite links (to a session) -------------------------------------------

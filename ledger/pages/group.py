@@ -1,7 +1,8 @@
 """The group page: its sessions newest first with each player's net, the standings, the players (added by
 name, inline), the members with their roles (the owner changes a role or removes a member) and, for
 owners and scorekeepers, the invite links of its sessions that still work, with the way to make one
-(each open session's 邀请 page: ledger/pages/invites.py, whose link cards this page shows).
+(each open session's 邀请 page: ledger/pages/invites.py, whose link cards this page shows), and the one-time
+link an owner makes for a member who forgot their password (ledger/reset_links.py).
 
 Every write is a service; a refusal (a taken name, the last owner stepping down) comes back as the page
 with the message beside the form that caused it, and nothing stored.
@@ -20,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 import ledger.urls  # noqa: F401  (registers the ledger_id converter: at most 18 digits, never an overflow)
@@ -28,6 +30,7 @@ from web.htmx import SignedInRequest
 from .. import debts, selectors, services, statistics
 from ..errors import Forbidden
 from ..models import WRITER_ROLES, Group, Role
+from ..reset_links import reset_link_expires
 from .invites import link_rows
 from .links import group_url
 from .refusals import REFUSALS, refusal_message
@@ -145,6 +148,25 @@ def member_remove(request: SignedInRequest, group_id: int, member_id: int) -> Ht
     return redirect(f"{group_url(group)}#members")
 
 
+@login_required
+@require_POST
+@never_cache  # the link is the account until it is used: no cache keeps the page that shows it
+def member_reset_link(request: SignedInRequest, group_id: int, member_id: int) -> HttpResponse:
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    membership = selectors.member_get(group=group, member_id=member_id)
+    try:
+        path_to_link = services.reset_link_make(actor=request.user, membership=membership)
+    except REFUSALS as error:
+        return _page(request, group, status=400, member_error=(member_id, refusal_message(error)))
+    context = {
+        "group": group,
+        "member": membership,
+        "link": request.build_absolute_uri(path_to_link),
+        "expires": reset_link_expires(),
+    }
+    return render(request, "ledger/group/reset_link.html", context)
+
+
 urlpatterns = [
     path("groups/<ledger_id:group_id>/", group_page, name="group-page"),
     path("groups/<ledger_id:group_id>/players/", player_add, name="group-player-add"),
@@ -157,5 +179,10 @@ urlpatterns = [
         "groups/<ledger_id:group_id>/members/<ledger_id:member_id>/remove/",
         member_remove,
         name="group-member-remove",
+    ),
+    path(
+        "groups/<ledger_id:group_id>/members/<ledger_id:member_id>/reset-link/",
+        member_reset_link,
+        name="group-member-reset-link",
     ),
 ]

@@ -9,7 +9,7 @@ services check the actor's role and refuse with ``PermissionDenied``. Bad input 
 ``ledger/api/refusals.py``).
 """
 
-from .accounts import account_create
+from .accounts import account_create, reset_link_make
 from .checks import MAX_ID, MAX_NOTE_LENGTH, require_role
 from .debts import may_mark, may_undo, payment_mark, payment_undo
 from .evening import HandSoFar, evening_keep
@@ -95,6 +95,7 @@ __all__ = [
     "payment_undo",
     "player_add",
     "require_role",
+    "reset_link_make",
     "round_correct",
     "round_record",
     "round_void",

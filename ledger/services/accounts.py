@@ -1,4 +1,5 @@
-"""Accounts: sign-up, worded in both languages when Django's password validators refuse."""
+"""Accounts: sign-up, worded in both languages when Django's password validators refuse, and the one-time
+link a group owner makes for a member who forgot their password."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from django.utils import translation
 
 from calculator.engine import EngineError
 
-from ..errors import LedgerError
-from .checks import _unique_or
+from ..errors import Forbidden, LedgerError
+from ..models import Membership, Role
+from ..reset_links import reset_path
+from .checks import _unique_or, require_role
 
 
 def account_create(*, username: str, password: str) -> User:
@@ -48,3 +51,23 @@ def _password_refusal(password: str, user: User) -> EngineError | None:
 
 def _name_taken() -> EngineError:
     return LedgerError("username_taken", field="username")
+
+
+def reset_link_make(*, actor: User, membership: Membership) -> str:
+    """The path of a one-time link that sets a new password for ``membership``'s account, made by an owner
+    of its group (a home server with no mail: docs/security.md, "A forgotten password").
+
+    The link is the account, not the group, so an owner makes one only for a member whose every group is
+    one they own: an owner of one group never takes over what the member holds in another (the operator's
+    ``sczmj reset_password`` serves that member). Not for oneself (the password page does that, knowing
+    the old one), nor for a staff account, which reaches the admin."""
+    require_role(actor=actor, group=membership.group, roles=(Role.OWNER,))
+    member = membership.user
+    if member.pk == actor.pk:
+        raise LedgerError("reset_link_self", field="member")
+    if member.is_staff or member.is_superuser or not member.is_active:
+        raise Forbidden("reset_link_staff")
+    owned = Membership.objects.filter(user=actor, role=Role.OWNER).values("group_id")
+    if Membership.objects.filter(user=member).exclude(group_id__in=owned).exists():
+        raise Forbidden("reset_link_other_groups")
+    return reset_path(member)

@@ -30,6 +30,7 @@ SCOPED: dict[str, dict[str, str]] = {
     "group-export": {"group_id": "group"},
     "member-list": {"group_id": "group"},
     "member-detail": {"group_id": "group", "member_id": "membership"},
+    "member-reset-link": {"group_id": "group", "member_id": "membership"},
     "player-list": {"group_id": "group"},
     "session-list": {"group_id": "group"},
     "group-standings": {"group_id": "group"},

@@ -1,25 +1,13 @@
-"""``sczmj reset_password USERNAME``: a one-time link that sets a new password, for a home server with no
-mail. The operator (or an owner they hand it to) passes it on; it works once, and not after
-``PASSWORD_RESET_TIMEOUT`` (Django's default, 3 days): Django's token is made of the password and the
-last log-in, so using it (or logging in) spends it."""
+"""``sczmj reset_password USERNAME``: the operator's door to a one-time link that sets a new password, for
+any active account (a group owner makes one for a member from the group page: ``ledger/reset_links.py``)."""
 
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.tokens import default_token_generator
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.urls import reverse
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
-
-def reset_link(user: Any, base_url: str) -> str:
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    path = reverse(
-        "password-reset", kwargs={"uidb64": uid, "token": default_token_generator.make_token(user)}
-    )
-    return base_url.rstrip("/") + path
+from ledger.reset_links import reset_path
 
 
 class Command(BaseCommand):
@@ -39,5 +27,5 @@ class Command(BaseCommand):
             raise CommandError(f"No active account is named {options['username']!r}.")
         base_url = options["base_url"] or next(iter(settings.CSRF_TRUSTED_ORIGINS), "http://127.0.0.1:8000")
         hours = settings.PASSWORD_RESET_TIMEOUT // 3600
-        self.stdout.write(reset_link(user, base_url))
+        self.stdout.write(base_url.rstrip("/") + reset_path(user))
         self.stdout.write(f"Works once, for {hours} hours, for {user.get_username()} only.")
