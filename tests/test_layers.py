@@ -88,6 +88,7 @@ LEDGER_IMPORTERS = {
     "bench/bench_stats.py",
     "bench/loadtest.py",
     "bench/scale_seed.py",
+    "bench/seed_cache.py",
 }
 APP_RULES = (
     # (folder that must not import, the forbidden package, files allowed to anyway)
