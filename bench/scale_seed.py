@@ -10,6 +10,7 @@ copied by bulk inserts, every copy sealed as the services seal, so ``verify_ledg
    pointing at the copy of the row it reverses, each player the one who sits in that seat in the copy.
 3. ``_seal`` chains the copied versions of each session in the order they were written, with the seal's
    own functions (``integrity.version_contents``, ``integrity.digest_of``), and moves each session's head.
+4. ``figures.rebuild`` makes the copies' figures from their rows, as the services keep them while writing.
 
 What is seeded (``seed``): a group per size with that many closed sessions (the newest left open), a
 group of long open sessions (one per size, of 10, 200, 2,000 and 10,000 hands by default), filler groups
@@ -30,7 +31,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from ledger import demo, integrity, services
+from ledger import demo, figures, integrity, services
 from ledger.models import (
     CoinEntry,
     Group,
@@ -373,6 +374,7 @@ def add_sessions(
         copies.append(Copy(session, chosen, 1, hands))
     SessionSeat.objects.bulk_create(seats)
     copy_evenings(template, copies)
+    figures.rebuild(session.pk for session in made)  # what the round services keep as they write
     if open_last:
         HandInProgress.objects.create(session=made[-1], number=hands + 1, dealer=0)
     return made

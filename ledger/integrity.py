@@ -39,6 +39,7 @@ from calculator.engine import EngineError, Rules, rules_from
 from settlement.engine import RoundResult, settle_round
 
 from . import selectors
+from .figures import NOT_COUNTED, Counted
 from .models import SEATS, CoinEntry, LedgerEntry, RoundVersion, Session, WinRecord
 
 VERSION_FIELDS = (
@@ -177,25 +178,36 @@ def _written_row(version: RoundVersion) -> dict[str, Any]:
     }
 
 
-def seal(version: RoundVersion, written: Written) -> tuple[int, int]:
+def seal(
+    version: RoundVersion, written: Written, *, head: Session, counted: Counted = NOT_COUNTED
+) -> tuple[int, int]:
     """Chain a version just written (its rows included) to the session's version before it, and move the
     session's head: its digest, and the points and coins its rows have moved (what ledger/bounds.py limits);
-    those two totals, as they now stand, are returned for the bounds check.
+    those two totals, as they now stand, are returned for the bounds check. In the same update the
+    session's counted rounds and hands move by ``counted`` (ledger/figures.py).
 
     Runs inside the writing service's transaction, under the session's lock, after the version's rows.
+    ``head`` is the session as read under that lock: only a seal moves its head, and it moves ``head`` with
+    it, so the versions a write seals one after another (a correction and the rounds it re-coins) each
+    chain to the one before without reading the row again.
     """
-    sessions = Session.objects.filter(pk=version.round.session_id)
-    previous, points, coins = sessions.values_list("ledger_digest", "points_moved", "coins_moved").get()
+    previous, points, coins = head.ledger_digest, head.points_moved, head.coins_moved
     sealed = _sealed(_written_row(version), written.columns())
     version.previous_digest = previous
     version.digest = digest_of(previous, sealed.content)
     RoundVersion.objects.filter(pk=version.pk).update(previous_digest=previous, digest=version.digest)
-    sessions.update(
+    Session.objects.filter(pk=head.pk).update(
         ledger_digest=version.digest,
         points_moved=F("points_moved") + sealed.points_moved,
         coins_moved=F("coins_moved") + sealed.coins_moved,
+        counted_rounds=F("counted_rounds") + counted.rounds,
+        counted_hands=F("counted_hands") + counted.hands,
     )
-    return points + sealed.points_moved, coins + sealed.coins_moved
+    head.ledger_digest = version.digest
+    head.points_moved, head.coins_moved = points + sealed.points_moved, coins + sealed.coins_moved
+    head.counted_rounds += counted.rounds
+    head.counted_hands += counted.hands
+    return head.points_moved, head.coins_moved
 
 
 # --- the check ---------------------------------------------------------------------------------------------

@@ -159,6 +159,11 @@ class Session(models.Model):
     fee_paid_by = models.ForeignKey(
         "Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # What its ledger counts (ledger/figures.py), moved with the head by every round version written: its
+    # rounds that are not voided (a session counts once it has one) and, of those, its hands (not
+    # adjustments only).
+    counted_rounds = models.PositiveIntegerField(default=0)
+    counted_hands = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ("-id",)
@@ -495,10 +500,46 @@ class WinRecord(AppendOnlyModel):
         indexes = (
             # A session's biggest hands (the 走势 page): its wins most points first.
             models.Index(fields=("session", "-points"), name="win_session_biggest"),
+            # A player's biggest hand (统计): his wins most fan first, the first of equals first.
+            models.Index(fields=("winner", "-fan", "id"), name="win_player_biggest"),
         )
 
     def __str__(self) -> str:
         return f"round {self.round_id} v{self.version}: player {self.winner_id} won {self.fan} fan"
+
+
+class Figures(models.Model):
+    """A player's figures in one session, kept by every round write so that no read sums a group's
+    ledger (ledger/figures.py, issue 16). ``other`` is the player himself on his own row (his record in
+    the session), another player on a row of the pair (what he paid that player, the wins he fed him).
+
+    Derived, never a fact: ``figures.rebuild`` makes them again from the ledger and ``figures.drift``
+    (``verify_ledger``) names any that differ from it.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="figures")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    rounds = models.IntegerField(default=0)  # his counted rounds (not voided): he played the session
+    hands = models.IntegerField(default=0)  # of those, the hands (not adjustments only)
+    net = models.BigIntegerField(default=0)
+    kong_points = models.BigIntegerField(default=0)  # the net of his kong rows (刮风下雨)
+    huazhu = models.IntegerField(default=0)  # hands in which he paid for 查花猪
+    chajiao = models.IntegerField(default=0)  # hands in which he paid for 查大叫
+    wins = models.IntegerField(default=0)
+    self_draws = models.IntegerField(default=0)
+    paid = models.BigIntegerField(default=0)  # a pair's row: the points he paid ``other``, still paid
+    fed = models.IntegerField(default=0)  # a pair's row: wins ``other`` took on his discards (点炮)
+
+    class Meta:
+        ordering = ("session", "player", "other")
+        verbose_name_plural = "figures"
+        constraints = (
+            models.UniqueConstraint(fields=("session", "player", "other"), name="figures_once_per_pair"),
+        )
+
+    def __str__(self) -> str:
+        return f"session {self.session_id}: player {self.player_id} / {self.other_id}"
 
 
 # --- invites: membership by consent ----------------------------------------------------------------------

@@ -16,8 +16,10 @@ date they started, in the site's time zone):
    ended ahead (a session he sat out does not break his run). Ties name every player tied; nobody is
    named when the best is not above 0.
 
-Seven queries whatever the number of sessions or hands (tests assert it at two sizes); Python only merges
-their rows by player.
+All of it is read from the period's figures (``statistics.figured``: ``ledger.figures`` keeps them, a
+pair's rows holding what one player paid the other and the wins he fed him): four queries whatever the
+number of sessions or hands (tests assert it at two sizes), shared with the period's statistics; Python
+only merges their rows by player.
 """
 
 from __future__ import annotations
@@ -27,17 +29,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from settlement.engine import Reason
-
 from .errors import LedgerError
-from .models import Group, LedgerEntry, Player, Session, SessionSeat, WinRecord
-from .statistics import KONG_REASONS, PAID_NOW, GroupStatistics, group_statistics
+from .models import Group, Session
+from .statistics import Figured, GroupStatistics, Scope, figured, statistics_of
 
 PERIODS = ("all", "this_month", "last_month", "this_year", "range")
-LIVE = Q(reverses__isnull=True, reversed_by__isnull=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +56,9 @@ class Period:
         if self.end is not None:
             sessions = sessions.filter(created__lt=_midnight(self.end))
         return sessions
+
+
+ALL_TIME = Period("all", None, None)
 
 
 def _midnight(day: date) -> datetime:
@@ -112,7 +114,7 @@ def period_of(data: Mapping[str, Any], today: date) -> Period:
         if last < start:
             raise LedgerError("period_backwards", field="to")
         return Period(key, start, last + timedelta(days=1))
-    return Period(key, None, None)
+    return ALL_TIME
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +140,21 @@ class PeriodFigures:
     longest_run: tuple[int, ...]
 
 
+def period_scope(group: Group, period: Period) -> Scope:
+    return Scope(group, period.sessions(group) if period.bounded else None)
+
+
 def period_statistics(group: Group, period: Period) -> GroupStatistics:
     """``statistics.group_statistics`` over the period's sessions: the records and standings of 统计's
-    tables and the API's ``period.records`` and ``period.standings`` (eight queries)."""
-    return group_statistics(group, period.sessions(group) if period.bounded else None)
+    tables and the API's ``period.records`` and ``period.standings`` (five queries)."""
+    return period_report(group, period)[1]
+
+
+def period_report(group: Group, period: Period) -> tuple[PeriodFigures, GroupStatistics]:
+    """The period's figures and its statistics from one read of its figures (five queries)."""
+    scope = period_scope(group, period)
+    figures = figured(scope)
+    return figures_of(period, figures), statistics_of(scope, figures)
 
 
 def _kings(values: Mapping[int, int]) -> tuple[int, ...]:
@@ -160,85 +173,31 @@ def _longest_run(order: list[int], nets: Mapping[tuple[int, int], int], player: 
 
 
 def period_figures(group: Group, period: Period) -> PeriodFigures:
-    players = list(Player.objects.filter(group=group).order_by("id").values_list("id", "name"))
-    order = list(
-        period.sessions(group)
-        .filter(rounds__voided=False)
-        .distinct()
-        .order_by("created", "id")
-        .values_list("id", flat=True)
-    )
-    entries = LedgerEntry.objects.filter(session__in=order, is_house=False)
-    money: dict[int, Mapping[str, Any]] = {
-        row["player"]: row
-        for row in entries.values("player")
-        .annotate(
-            net=Sum("points"),
-            kong_points=Sum("points", filter=Q(reason__in=KONG_REASONS)),
-            huazhu=Count("round", distinct=True, filter=PAID_NOW & Q(reason=Reason.HUAZHU)),
-        )
-        .order_by()
-    }
-    nets = {
-        (session, player): int(net)
-        for session, player, net in entries.values("session", "player")
-        .annotate(net=Sum("points"))
-        .values_list("session", "player", "net")
-        .order_by()
-    }
-    sat = dict(
-        SessionSeat.objects.filter(session__in=order)
-        .values("player")
-        .annotate(n=Count("session", distinct=True))
-        .values_list("player", "n")
-        .order_by()
-    )
-    fed = {
-        (discarder, winner): n
-        for discarder, winner, n in WinRecord.objects.filter(
-            session__in=order, version=F("round__version"), discarder__isnull=False
-        )
-        .values("discarder", "winner")
-        .annotate(n=Count("id"))
-        .values_list("discarder", "winner", "n")
-        .order_by()
-    }
-    # The payer's row of the same transfer: the same version and place, live too (a correction's version
-    # also holds, at the same places, the reversals of the rows it replaced).
-    # The round is implied by the version; naming it lets the planner take the (round, reverses) index,
-    # where alone SQLite walks every row of the database through the unique `reverses` one.
-    payer = LedgerEntry.objects.filter(
-        LIVE,
-        round=OuterRef("round"),
-        round_version=OuterRef("round_version"),
-        transfer_index=OuterRef("transfer_index"),
-        points__lt=0,
-    ).values("player")[:1]
+    return figures_of(period, figured(period_scope(group, period)))
+
+
+def figures_of(period: Period, figures: Figured) -> PeriodFigures:
+    """The period's figures from its figures already read (rules 1-5 of the module's docstring)."""
+    order = [session["id"] for session in figures.sessions]
+    fed = {pair: int(row["fed"]) for pair, row in figures.pairs.items() if row["fed"]}
     between: dict[tuple[int, int], int] = {}
-    for paid_by, paid_to, points in (
-        entries.filter(LIVE, points__gt=0)
-        .annotate(paid_by=Subquery(payer))
-        .values("paid_by", "player")
-        .annotate(total=Sum("points"))
-        .values_list("paid_by", "player", "total")
-        .order_by()
-    ):
-        if paid_by is None:  # a payment from the house (none is made today) has no pair
+    for (paid_by, paid_to), row in figures.pairs.items():
+        if not row["paid"]:  # the pair's row holds only wins fed, or payments a correction took back
             continue
         low, high = sorted((paid_by, paid_to))
         sign = 1 if paid_to == low else -1  # the lower id's net against the higher one
-        between[(low, high)] = between.get((low, high), 0) + sign * int(points)
+        between[(low, high)] = between.get((low, high), 0) + sign * int(row["paid"] or 0)
     records = tuple(
         PeriodPlayer(
             player_id=player,
             name=name,
-            sessions=sat.get(player, 0),
-            net=int(money.get(player, {}).get("net") or 0),
-            kong_points=int(money.get(player, {}).get("kong_points") or 0),
-            huazhu=int(money.get(player, {}).get("huazhu") or 0),
-            winning_run=_longest_run(order, nets, player),
+            sessions=figures.of(player, "sessions"),
+            net=figures.of(player, "net"),
+            kong_points=figures.of(player, "kong_points"),
+            huazhu=figures.of(player, "huazhu"),
+            winning_run=_longest_run(order, figures.nets, player),
         )
-        for player, name in players
+        for player, name in figures.players
     )
     return PeriodFigures(
         period=period,

@@ -20,35 +20,26 @@ What counts, read once here for the statistics page and the API alike:
 7. Over a period (``ledger.periods``): the same rules over the sessions started in it, its standings
    added up from 0 at its first session.
 
-Each figure comes from one of eight grouped queries, whatever the number of sessions or hands (a period
-narrows each by its sessions, as a subquery); Python only merges their rows by player (one row per player,
-or per session and player).
+The figures are read from ``models.Figures``, which every round write keeps (``ledger.figures``: these
+rules as the rows a session adds up to), never from the ledger itself: a group's statistics cost five
+queries whatever the number of sessions or hands, and what they read grows with its sessions (one row a
+player a session), never with its hands (a period narrows each query by its sessions, as a subquery).
+Python only merges their rows by player.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypedDict
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, F, Model, OuterRef, Q, QuerySet, Subquery, Sum
 
-from settlement.engine import Reason
-
-from .models import Group, LedgerEntry, Player, Round, Session, SessionSeat, WinRecord
+from .models import Figures, Group, Player, Session, SessionSeat, WinRecord
 from .names import session_title
 
-KONG_REASONS = (
-    Reason.DIRECT_KONG,
-    Reason.ADDED_KONG,
-    Reason.CONCEALED_KONG,
-    Reason.KONG_TRANSFER,
-    Reason.KONG_REFUND,
-)
-# A payment the current state of its round still makes: not a reversal, and not reversed since.
-PAID_NOW = Q(points__lt=0, reverses__isnull=True, reversed_by__isnull=True)
 AVERAGE_PLACES = Decimal("0.1")
 
 
@@ -138,172 +129,21 @@ class GroupStatistics:
     sessions: tuple[SessionStanding, ...]  # the counted sessions, in the order played
 
 
-# --- what a player played: one definition, for these statistics and the group's standings ---------------
-#
-# Plain aggregates, each one pass over the group's rows: a correlated subquery per player here once landed
-# in the GROUP BY beside the ledger's join and ran once per ledger row (issue 16: 19 s at 100 sessions).
-
-
-def _counted_sessions(group: Group) -> QuerySet[Round, int]:
-    """The ids of the group's sessions that have a round that counts (rule 1)."""
-    return Round.objects.filter(session__group=group, voided=False).values_list("session_id", flat=True)
-
-
-def _sessions_played(group: Group) -> dict[int, int]:
-    """Player id -> the counted sessions he sat in (one grouped query over the group's seats)."""
-    rows = (
-        SessionSeat.objects.filter(session__group=group, session_id__in=_counted_sessions(group))
-        .values("player")
-        .annotate(n=Count("session"))
-        .values_list("player", "n")
-        .order_by()
-    )
-    return dict(rows)
-
-
-def _players_rows(group: Group) -> QuerySet[LedgerEntry]:
-    """The group's rows of its players (the house's have none): read from the covering index of
-    (player, session, points) alone, never the table."""
-    return LedgerEntry.objects.filter(player__group=group)
-
-
-def _points(group: Group) -> dict[int, int]:
-    """Player id -> his net over the group's ledger (one grouped query; rule 2)."""
-    rows = (
-        _players_rows(group)
-        .values("player")
-        .annotate(points=Sum("points"))
-        .values_list("player", "points")
-        .order_by()
-    )
-    return {player: int(points) for player, points in rows}
-
-
-def group_standings(group: Group) -> list[dict[str, Any]]:
-    """Every player's points across the group's sessions and the sessions he played, best first (three
-    queries: the players, their points, their sessions)."""
-    points, sessions = _points(group), _sessions_played(group)
-    players = Player.objects.filter(group=group).values("id", "name")
-    rows: list[dict[str, Any]] = [
-        {**player, "points": points.get(player["id"], 0), "sessions": sessions.get(player["id"], 0)}
-        for player in players
-    ]
-    # As the database ordered them before: most points first, a player with no rows after, then by name.
-    rows.sort(key=lambda row: (row["id"] not in points, -row["points"], row["name"]))
-    return rows
-
-
-# --- the statistics --------------------------------------------------------------------------------------
-
-
-def group_statistics(group: Group, within: QuerySet[Session] | None = None) -> GroupStatistics:
-    """The group's standings session by session and every player's record (eight queries), over the
-    sessions ``within`` (a period's, rule 7) or all of them."""
-    scope = Scope(within)
-    players = list(Player.objects.filter(group=group).order_by("id").values("id", "name"))
-    money = _money_by_player(group, scope)
-    wins = _wins_by_player(group, scope)
-    deal_ins = _deal_ins_by_player(group, scope)
-    biggest = _biggest_hands(group, scope)
-    sessions = _sessions(group, scope)
-    seated = _seated(group, scope)
-    player_ids = [player["id"] for player in players]
-    standings = _standings(sessions, _session_nets(group, scope), seated, player_ids)
-    played = _played(sessions, seated)
-    return GroupStatistics(
-        players=tuple(
-            PlayerRecord(
-                player_id=player["id"],
-                name=player["name"],
-                sessions=played.get(player["id"], (0, 0))[0],
-                hands=played.get(player["id"], (0, 0))[1],
-                wins=wins.get(player["id"], {}).get("wins", 0),
-                self_draws=wins.get(player["id"], {}).get("self_draws", 0),
-                deal_ins=deal_ins.get(player["id"], 0),
-                kong_points=int(money.get(player["id"], {}).get("kong_points") or 0),
-                huazhu=money.get(player["id"], {}).get("huazhu", 0),
-                chajiao=money.get(player["id"], {}).get("chajiao", 0),
-                net=int(money.get(player["id"], {}).get("net") or 0),
-                biggest=biggest.get(player["id"]),
-                session_nets=tuple(
-                    SessionNet(standing.session_id, standing.name, standing.nets[player["id"]])
-                    for standing in standings
-                    if player["id"] in standing.nets
-                ),
-            )
-            for player in players
-        ),
-        sessions=standings,
-    )
+# --- the figures of a scope: one read for the statistics, the standings and a period's figures -----------
 
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """The sessions counted (rule 7): a queryset of them, or None for every session of the group, whose
-    queries then stay exactly as they were (no subquery beside the covering indexes)."""
+    """The sessions counted (rule 7): a queryset of them, or None for every session of the group."""
 
-    sessions: QuerySet[Session] | None
+    group: Group
+    sessions: QuerySet[Session] | None = None
 
-    def rows(self, rows: QuerySet[Any], via: str = "session") -> QuerySet[Any]:
+    def rows[M: Model](self, rows: QuerySet[M], via: str = "session") -> QuerySet[M]:
         """``rows`` of the counted sessions only, ``via`` naming the path to a row's session."""
         if self.sessions is None:
-            return rows
+            return rows.filter(**{f"{via}__group": self.group} if via != "pk" else {"group": self.group})
         return rows.filter(**{f"{via}__in": self.sessions.values("id")})
-
-
-def _money_by_player(group: Group, scope: Scope) -> dict[int, Mapping[str, Any]]:
-    """Net points, kong money and the 花猪 / 查叫 hands of each player (rules 2, 4 and 5)."""
-    rows = (
-        scope.rows(LedgerEntry.objects.filter(session__group=group, is_house=False))
-        .values("player")
-        .annotate(
-            net=Sum("points"),
-            kong_points=Sum("points", filter=Q(reason__in=KONG_REASONS)),
-            huazhu=Count("round", distinct=True, filter=PAID_NOW & Q(reason=Reason.HUAZHU)),
-            chajiao=Count("round", distinct=True, filter=PAID_NOW & Q(reason=Reason.CHAJIAO)),
-        )
-        .order_by()
-    )
-    return {row["player"]: row for row in rows}
-
-
-def _current_wins(group: Group, scope: Scope) -> QuerySet[WinRecord]:
-    return scope.rows(WinRecord.objects.filter(session__group=group, version=F("round__version")))
-
-
-def _wins_by_player(group: Group, scope: Scope) -> dict[int, Mapping[str, Any]]:
-    rows = (
-        _current_wins(group, scope)
-        .values("winner")
-        .annotate(wins=Count("id"), self_draws=Count("id", filter=Q(self_draw=True)))
-        .order_by()
-    )
-    return {row["winner"]: row for row in rows}
-
-
-def _deal_ins_by_player(group: Group, scope: Scope) -> dict[int, int]:
-    rows = (
-        _current_wins(group, scope)
-        .filter(discarder__isnull=False)
-        .values("discarder")
-        .annotate(n=Count("id"))
-        .values_list("discarder", "n")
-        .order_by()
-    )
-    return dict(rows)
-
-
-def _biggest_hands(group: Group, scope: Scope) -> dict[int, BiggestHand]:
-    """Each player's win with the most fan, the first of equals: one query, one row per player who won."""
-    best = _current_wins(group, scope).filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
-    best_ids = Player.objects.filter(group=group).annotate(best=Subquery(best)).values("best")
-    seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
-    wins = (
-        WinRecord.objects.filter(pk__in=best_ids)
-        .annotate(seat=Subquery(seat[:1]))
-        .select_related("round", "round_version", "session", "winner", "discarder")
-    )
-    return {win.winner_id: BiggestHand(win, win.seat) for win in wins}
 
 
 class _SessionRow(TypedDict):
@@ -315,56 +155,149 @@ class _SessionRow(TypedDict):
     hands: int
 
 
-def _sessions(group: Group, scope: Scope) -> list[_SessionRow]:
-    """The counted sessions in the order played, each with its counted hands."""
-    return list(
-        scope.rows(Session.objects.filter(group=group, rounds__voided=False), via="pk")
-        .annotate(hands=Count("rounds", filter=Q(rounds__adjustment=False)))
+@dataclass(frozen=True, slots=True)
+class Figured:
+    """What four queries read of a scope's figures: the players, the counted sessions in the order
+    played, each player's net in each he played, and the figures added up per player and per pair."""
+
+    players: tuple[tuple[int, str], ...]  # (id, name) of every player of the group, by id
+    sessions: tuple[_SessionRow, ...]
+    nets: Mapping[tuple[int, int], int]  # (session, player) -> his net, for those who played it
+    own: Mapping[int, Mapping[str, Any]]  # player -> his figures added up, and the sessions he played
+    pairs: Mapping[tuple[int, int], Mapping[str, Any]]  # (player, other) -> paid, fed
+
+    def of(self, player: int, name: str) -> int:
+        return int(self.own.get(player, {}).get(name) or 0)
+
+
+def figured(scope: Scope) -> Figured:
+    """The scope's figures (four queries, whatever the number of its sessions or hands)."""
+    players = tuple(Player.objects.filter(group=scope.group).order_by("id").values_list("id", "name"))
+    sessions = tuple(
+        scope.rows(Session.objects.filter(counted_rounds__gt=0), via="pk")
         .order_by("created", "id")
+        .annotate(hands=F("counted_hands"))
         .values("id", "name", "day", "day_number", "created", "hands")
     )
-
-
-def _session_nets(group: Group, scope: Scope) -> dict[tuple[int, int], int]:
-    rows = (
-        scope.rows(_players_rows(group))
-        .values("session", "player")
-        .annotate(net=Sum("points"))
-        .values_list("session", "player", "net")
+    own_rows = scope.rows(Figures.objects.filter(player=F("other")))
+    nets = {
+        (session, player): int(net)
+        for session, player, net in own_rows.filter(rounds__gt=0).values_list("session", "player", "net")
+    }
+    own: dict[int, Mapping[str, Any]] = {}
+    pairs: dict[tuple[int, int], Mapping[str, Any]] = {}
+    for row in (
+        scope.rows(Figures.objects.all())
+        .values("player", "other")
+        .annotate(
+            sessions=Count("id", filter=Q(rounds__gt=0)),
+            **{name: Sum(name) for name in SUMMED},
+        )
         .order_by()
+    ):
+        if row["player"] == row["other"]:
+            own[row["player"]] = row
+        else:
+            pairs[row["player"], row["other"]] = row
+    return Figured(players, sessions, nets, own, pairs)
+
+
+SUMMED = ("hands", "net", "kong_points", "huazhu", "chajiao", "wins", "self_draws", "paid", "fed")
+
+
+def group_standings(group: Group) -> list[dict[str, Any]]:
+    """Every player's points across the group's sessions and the sessions he played, best first (two
+    queries: the players, their figures added up)."""
+    played = {
+        player: (int(points or 0), sessions)
+        for player, points, sessions in Figures.objects.filter(session__group=group, player=F("other"))
+        .values("player")
+        .annotate(points=Sum("net"), sessions=Count("id", filter=Q(rounds__gt=0)))
+        .values_list("player", "points", "sessions")
+        .order_by()
+    }
+    rows: list[dict[str, Any]] = [
+        {
+            **player,
+            "points": played.get(player["id"], (0, 0))[0],
+            "sessions": played.get(player["id"], (0, 0))[1],
+        }
+        for player in Player.objects.filter(group=group).values("id", "name")
+    ]
+    # Most points first, a player who never sat at a round after, then by name.
+    rows.sort(key=lambda row: (row["id"] not in played, -row["points"], row["name"]))
+    return rows
+
+
+# --- the statistics --------------------------------------------------------------------------------------
+
+
+def group_statistics(group: Group, within: QuerySet[Session] | None = None) -> GroupStatistics:
+    """The group's standings session by session and every player's record (five queries), over the
+    sessions ``within`` (a period's, rule 7) or all of them."""
+    scope = Scope(group, within)
+    return statistics_of(scope, figured(scope))
+
+
+def statistics_of(scope: Scope, figures: Figured) -> GroupStatistics:
+    """``group_statistics`` from the scope's figures already read (one query more: the biggest hands)."""
+    biggest = _biggest_hands(scope)
+    player_ids = [player for player, _ in figures.players]
+    standings = _standings(figures.sessions, figures.nets, player_ids)
+    deal_ins: dict[int, int] = {}
+    for (player, _), pair in figures.pairs.items():
+        deal_ins[player] = deal_ins.get(player, 0) + int(pair["fed"] or 0)
+    return GroupStatistics(
+        players=tuple(
+            PlayerRecord(
+                player_id=player,
+                name=name,
+                sessions=figures.of(player, "sessions"),
+                hands=figures.of(player, "hands"),
+                wins=figures.of(player, "wins"),
+                self_draws=figures.of(player, "self_draws"),
+                deal_ins=deal_ins.get(player, 0),
+                kong_points=figures.of(player, "kong_points"),
+                huazhu=figures.of(player, "huazhu"),
+                chajiao=figures.of(player, "chajiao"),
+                net=figures.of(player, "net"),
+                biggest=biggest.get(player),
+                session_nets=tuple(
+                    SessionNet(standing.session_id, standing.name, standing.nets[player])
+                    for standing in standings
+                    if player in standing.nets
+                ),
+            )
+            for player, name in figures.players
+        ),
+        sessions=standings,
     )
-    return {(session, player): int(net) for session, player, net in rows}
 
 
-def _seated(group: Group, scope: Scope) -> set[tuple[int, int]]:
-    return set(scope.rows(SessionSeat.objects.filter(session__group=group)).values_list("session", "player"))
-
-
-def _played(sessions: list[_SessionRow], seated: set[tuple[int, int]]) -> dict[int, tuple[int, int]]:
-    """Rule 1 from rows already read: player id -> (counted sessions he sat in, their counted hands)."""
-    hands = {session["id"]: session["hands"] for session in sessions}
-    played: dict[int, tuple[int, int]] = {}
-    for session_id, player in seated:
-        if session_id in hands:
-            count, total = played.get(player, (0, 0))
-            played[player] = (count + 1, total + hands[session_id])
-    return played
+def _biggest_hands(scope: Scope) -> dict[int, BiggestHand]:
+    """Each player's win with the most fan, the first of equals: one query, one row per player who won,
+    each read down the index of (winner, fan, id) to his first win that is current."""
+    current = scope.rows(WinRecord.objects.filter(version=F("round__version")))
+    best = current.filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
+    best_ids = Player.objects.filter(group=scope.group).annotate(best=Subquery(best)).values("best")
+    seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
+    wins = (
+        WinRecord.objects.filter(pk__in=best_ids)
+        .annotate(seat=Subquery(seat[:1]))
+        .select_related("round", "round_version", "session", "winner", "discarder")
+    )
+    return {win.winner_id: BiggestHand(win, win.seat) for win in wins}
 
 
 def _standings(
-    sessions: list[_SessionRow],
-    nets: Mapping[tuple[int, int], int],
-    seated: set[tuple[int, int]],
-    player_ids: list[int],
+    sessions: Sequence[_SessionRow], nets: Mapping[tuple[int, int], int], player_ids: list[int]
 ) -> tuple[SessionStanding, ...]:
     """Rule 6: each session's nets and the running totals after it (a player who sat out keeps his)."""
     totals = dict.fromkeys(player_ids, 0)
     standings = []
     for session in sessions:
         played = {
-            player: nets.get((session["id"], player), 0)
-            for player in player_ids
-            if (session["id"], player) in seated
+            player: nets[(session["id"], player)] for player in player_ids if (session["id"], player) in nets
         }
         totals = {player: totals[player] + played.get(player, 0) for player in player_ids}
         standings.append(

@@ -248,14 +248,12 @@ class StatisticsView(APIView):
     def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         period = periods.period_of(request.query_params, timezone.localdate())
-        figures = statistics.group_statistics(group)
+        every = periods.period_report(group, periods.ALL_TIME)
+        within = periods.period_report(group, period) if period.bounded else every
         body = {
             "group": group.pk,
-            "players": figures.players,
-            "sessions": figures.sessions,
-            "period": period_body(
-                periods.period_figures(group, period),
-                periods.period_statistics(group, period) if period.bounded else figures,
-            ),
+            "players": every[1].players,
+            "sessions": every[1].sessions,
+            "period": period_body(*within),
         }
         return Response(StatisticsSerializer(body).data)

@@ -1,6 +1,6 @@
 """统计 Statistics: a group's standings session by session, each player's record, their biggest hands.
 
-Every figure is ``ledger.statistics.group_statistics`` (the API's too); this page only orders, words and
+Every figure is ``ledger.periods.period_report`` (the API's too); this page only orders, words and
 draws them: players best total first; the standings as each session's running totals, a line chart
 (``web.charts``, through at most ``MAX_POINTS`` of the sessions, the latest always among them) and the
 latest ``STANDINGS_ROWS`` sessions' numbers as a table (the group page lists every session, 20 at a time),
@@ -33,7 +33,6 @@ from web.language import page_language
 
 from .. import periods, selectors
 from ..errors import LedgerError
-from ..models import Group
 from ..statistics import BiggestHand, PlayerRecord, SessionStanding
 from .links import group_url, hand_url
 from .refusals import refusal_message
@@ -150,7 +149,7 @@ def biggest_lines(players: Sequence[PlayerRecord], language: str) -> tuple[Bigge
 def group_stats_page(request: SignedInRequest, group_id: int) -> HttpResponse:
     group = selectors.group_get(user=request.user, group_id=group_id)
     period, refusal = period_asked(request)
-    figures = periods.period_statistics(group, period)
+    period_figures, figures = periods.period_report(group, period)
     players = played(figures.players)
     context = {
         "group": group,
@@ -163,7 +162,7 @@ def group_stats_page(request: SignedInRequest, group_id: int) -> HttpResponse:
         "figures": [(label, [show(record) for record in players]) for label, show in FIGURES],
         "biggest": biggest_lines(players, page_language()),
         "period_refusal": refusal,
-        **period_context(period, group),
+        **period_context(period_figures),
     }
     return render(request, "ledger/stats/stats.html", context)
 
@@ -189,10 +188,10 @@ def period_asked(request: HttpRequest) -> tuple[periods.Period, str]:
         return periods.period_of({}, timezone.localdate()), refusal_message(error)
 
 
-def period_context(period: periods.Period, group: Group) -> dict[str, Any]:
+def period_context(figures: periods.PeriodFigures) -> dict[str, Any]:
     """The period's nets and its pairwise figures (``ledger.periods``)."""
+    period = figures.period
     last_day = period.end - timedelta(days=1) if period.end else None
-    figures = periods.period_figures(group, period)
     seated = sorted(
         (record for record in figures.players if record.sessions),
         key=lambda record: (-record.net, record.name),

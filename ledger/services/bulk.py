@@ -16,7 +16,8 @@ two equal). Nothing here writes until ``store``:
    just written hashes (``integrity.Written``), and moves the session's head;
 3. ``store`` compiles the bulk inserts (``bulk_create``'s statements, the file's times kept), then runs
    them in one transaction, in the order of the foreign keys (the database's guards refuse updates and
-   deletes of ledger rows, never inserts): its lock is held for the inserts alone.
+   deletes of ledger rows, never inserts), and makes the sessions' figures from them
+   (``figures.rebuild``): its lock is held for these alone.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from django.utils import timezone
 
 from settlement.engine import RoundResult
 
-from .. import bounds, integrity
+from .. import bounds, figures, integrity
 from ..errors import IdempotencyKeyReusedError
 from ..models import (
     CoinEntry,
@@ -372,9 +373,12 @@ def store(actor: User, plan: Import) -> Group:
         for model, rows in [*tables[:2], *players, *tables[2:]]
         for statement in _inserts(model, rows)
     ]
-    with transaction.atomic(), connection.cursor() as cursor:
-        for sql, params in statements:
-            cursor.execute(sql, params)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+        # The figures the statistics read (ledger/figures.py), made from the rows just inserted.
+        figures.rebuild(draft.session.pk for draft in plan.drafts)
     return plan.group
 
 

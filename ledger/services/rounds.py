@@ -12,7 +12,7 @@ from django.db.models import F, Max
 from calculator.engine import request_object
 from settlement.engine import RoundResult, Transfer, WinSummary
 
-from .. import bounds, integrity, selectors
+from .. import bounds, figures, integrity, selectors
 from ..errors import (
     IdempotencyKeyReusedError,
     LedgerError,
@@ -106,7 +106,7 @@ def _round_insert(
         position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
     round_ = _new_round(session, position, body, result, key=key, fingerprint=fingerprint)
     round_.save(force_insert=True)
-    moved = _write_version(actor, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    moved = _write_version(actor, session, round_, VersionKind.RECORDED, 1, body, result, coins_before)
     bounds.check_moved(*moved, field="events")
     return round_
 
@@ -184,7 +184,7 @@ def _next_version(
     """The round's next version from a settled body: its rows, the round's own fields (counting again if
     it was voided) and the coins of the rounds after it settled again."""
     round_.version += 1
-    _write_version(actor, round_, VersionKind.CORRECTED, round_.version, body, result, coins_before)
+    _write_version(actor, session, round_, VersionKind.CORRECTED, round_.version, body, result, coins_before)
     round_.dealer = body["dealer"]
     round_.void_suits = body.get("void_suits")
     round_.events = body["events"]
@@ -212,7 +212,7 @@ def _void(actor: User, session: Session, round_: Round) -> list[Any]:
     notes = _current_notes(round_)
     version = round_.version + 1
     _write_version(
-        actor, round_, VersionKind.VOIDED, version, {**_body_of(round_), "notes": notes}, None, None
+        actor, session, round_, VersionKind.VOIDED, version, {**_body_of(round_), "notes": notes}, None, None
     )
     round_.voided = True
     round_.version = version
@@ -312,7 +312,9 @@ def _resettle_later_coins(actor: User, session: Session, changed: Round) -> None
         stored = stored_result["coins"]
         if (list(coins.change), coins.house) != (list(stored["change"]), int(stored["house"])):
             round_.version += 1
-            _write_version(actor, round_, VersionKind.RECOINED, round_.version, body, result, balances)
+            _write_version(
+                actor, session, round_, VersionKind.RECOINED, round_.version, body, result, balances
+            )
             round_.save(update_fields=["version"])
         balances = list(coins.balances)
 
@@ -342,6 +344,7 @@ def version_row(
 
 def _write_version(
     actor: User,
+    session: Session,
     round_: Round,
     kind: VersionKind,
     version: int,
@@ -350,8 +353,9 @@ def _write_version(
     coins_before: list[int] | None,
 ) -> tuple[int, int]:
     """A version of the round and its rows, written from the engine's typed result; its settle response
-    is kept beside them as JSON, as the API answered it. The points and coins the session has moved
-    since it began, this version included (``integrity.seal``)."""
+    is kept beside them as JSON, as the API answered it; the figures it changes (``figures.follow``).
+    ``session``: the round's, as read under its lock (the seal moves its head). The points and coins the
+    session has moved since it began, this version included (``integrity.seal``)."""
     answer = None if result is None else result.to_dict()
     stored = version_row(round_, kind, version, body, answer, coins_before)
     stored.created_by = actor if actor.is_authenticated else None
@@ -367,7 +371,19 @@ def _write_version(
             entries += LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result.transfers))
         coins += CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
         wins = WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
-    return integrity.seal(stored, integrity.Written(entries, coins, wins))
+    change = figures.NOT_COUNTED
+    if moves_points:  # a re-coined version changes neither points nor wins: no figure moves
+        before = (
+            figures.NOT_COUNTED
+            if version == 1
+            else figures.Counted.of(voided=round_.voided, adjustment=round_.adjustment)
+        )
+        after = figures.Counted.of(
+            voided=result is None, adjustment=result is not None and result.adjustment_round
+        )
+        change = after - before
+        figures.follow(stored, change)
+    return integrity.seal(stored, integrity.Written(entries, coins, wins), head=session, counted=change)
 
 
 def _reverse_current(

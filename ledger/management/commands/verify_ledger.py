@@ -1,14 +1,15 @@
 """``manage.py verify_ledger [--group ID]``: check the ledger the way an auditor would.
 
 Every version sums to zero, the hash chain of every session holds, and the totals equal a replay of the
-stored events through the engine (ledger/integrity.py). Exits 0 saying what it checked, or 1 naming each
-thing it found.
+stored events through the engine (ledger/integrity.py); the figures the statistics read equal what the
+ledger makes (ledger/figures.py). Exits 0 saying what it checked, or 1 naming each thing it found.
 """
 
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ledger import figures
 from ledger.integrity import verify_session
 from ledger.models import Group, RoundVersion, Session
 
@@ -32,11 +33,15 @@ class Command(BaseCommand):
             for finding in verify_session(session):
                 self.stderr.write(str(finding))
                 findings += 1
+        for drifted in figures.drift(sessions.values_list("pk", flat=True)):
+            self.stderr.write(f"the figures drifted from the ledger: {drifted}")
+            findings += 1
         checked = sessions.count()
         versions = RoundVersion.objects.filter(round__session__in=sessions).count()
         if findings:
             raise CommandError(f"{findings} problem(s) found in the ledger ({checked} sessions checked).")
         self.stdout.write(
             f"The ledger holds: {checked} sessions, {versions} round versions; every version sums to zero, "
-            "every hash chain holds, every total equals a replay of the stored events."
+            "every hash chain holds, every total equals a replay of the stored events, every figure the "
+            "statistics read equals the ledger's."
         )
