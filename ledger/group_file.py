@@ -45,6 +45,7 @@ from calculator.engine import EngineError
 
 from . import bounds, integrity, selectors, services
 from .errors import LedgerError
+from .memory import cycles_uncollected
 from .models import (
     MAX_KEY_LENGTH,
     WRITER_NAME_LENGTH,
@@ -290,6 +291,7 @@ def _chain_break(session: Mapping[str, Any], players: Mapping[object, Any], at: 
 # --- import ------------------------------------------------------------------------------------------------
 
 
+@cycles_uncollected()  # the whole file's history in memory at once: see ledger/memory.py
 def group_import(*, actor: User, data: object, reseal: bool = False) -> Group:
     """A new group owned by ``actor``, replayed from an exported file; refused whole (400) if anything in
     it is malformed, refused by the engine, or replays to other figures than the file's own, or if its

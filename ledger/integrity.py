@@ -40,6 +40,7 @@ from settlement.engine import RoundResult, settle_round
 
 from . import selectors
 from .figures import NOT_COUNTED, Counted
+from .memory import cycles_uncollected
 from .models import SEATS, CoinEntry, LedgerEntry, RoundVersion, Session, WinRecord
 
 VERSION_FIELDS = (
@@ -234,10 +235,14 @@ class Finding:
 def verify_session(session: Session) -> Iterator[Finding]:
     """The three steps, in a fixed number of queries whatever the session's length: its versions and their
     rows are read once (four queries), for the chain and the replay alike."""
-    sealed = _contents(RoundVersion.objects.filter(round__session=session))
-    yield from _chain_findings(session, sealed)
-    yield from _balance_findings(session)
-    yield from _replay_findings(session, sealed)
+    with cycles_uncollected():  # the whole session in memory at once: see ledger/memory.py
+        sealed = _contents(RoundVersion.objects.filter(round__session=session))
+        findings = [
+            *_chain_findings(session, sealed),
+            *_balance_findings(session),
+            *_replay_findings(session, sealed),
+        ]
+    yield from findings
 
 
 def _chain_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterator[Finding]:

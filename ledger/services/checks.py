@@ -54,16 +54,31 @@ def _check_dealer(dealer: object) -> int:
 
 def _refuse_unstorable(value: object, field: str) -> None:
     """Text no database stores: a NUL character (PostgreSQL's jsonb refuses it) or a lone UTF-16 surrogate
-    (not a character at all; jsonb refuses its escape). Neither ever means anything in a round."""
+    (not a character at all; jsonb refuses its escape). Neither ever means anything in a round.
+
+    A whole group file is millions of characters: its JSON text is searched at once first, and only a text
+    that may hold one (an escaped NUL, or a surrogate UTF-8 cannot encode) is walked to name the field."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+        text.encode()
+    except (TypeError, ValueError):  # not JSON, or a lone surrogate (UnicodeEncodeError): walk it
+        pass
+    else:
+        if "\\u0000" not in text:  # json.dumps writes a NUL, and only a NUL, as this escape
+            return
+    _walk_unstorable(value, field)
+
+
+def _walk_unstorable(value: object, field: str) -> None:
     if isinstance(value, str) and not _storable(value):
         raise LedgerError("unstorable_text", field=field or "body")
     if isinstance(value, Mapping):
         for key, item in value.items():
-            _refuse_unstorable(key, field)
-            _refuse_unstorable(item, f"{field}.{key}" if field else str(key))
+            _walk_unstorable(key, field)
+            _walk_unstorable(item, f"{field}.{key}" if field else str(key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_unstorable(item, f"{field}[{index}]")
+            _walk_unstorable(item, f"{field}[{index}]")
 
 
 def _storable(text: str) -> bool:

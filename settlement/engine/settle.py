@@ -15,7 +15,7 @@ Any EngineError in 1 to 3 rejects the whole round: nothing is paid until every e
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from calculator.engine import MAX_ROUND_POINTS, EngineError, Rules
@@ -23,7 +23,7 @@ from calculator.engine import MAX_ROUND_POINTS, EngineError, Rules
 from .adjust import settle_adjust
 from .census import check_tile_census
 from .checks import check_robbed_kongs
-from .coins import CoinResult, parse_coins, settle_coins
+from .coins import CoinResult, CoinStakes, parse_coins, settle_coins
 from .dealer import next_dealer
 from .draw import settle_draw
 from .escape import settle_escape
@@ -87,6 +87,11 @@ class RoundResult:
     state: RoundState
     rules: Rules
     before: tuple[RoundState, ...] = ()  # the round as each event found it: who had won or left by then
+
+    def recoined(self, coins: Any, dealer: int) -> RoundResult:
+        """The round settled against other coin stakes (``coins`` as ``settle_round`` takes them): its
+        points do not depend on them, so only its coins are settled again, as ``settle_round`` does."""
+        return replace(self, coins=_coins(self.net, self.house, parse_coins(coins), self.rules, dealer))
 
     @property
     def adjustment_round(self) -> bool:
@@ -163,11 +168,17 @@ def settle_round(
         winners=state.winners,
         finished=state.finished,
         next_dealer=seat if adjustments_only else next_dealer(state, table_rules.dealer_rule),
-        coins=None if stakes is None else settle_coins(net, house, stakes, table_rules.tax_rate, seat),
+        coins=_coins(net, house, stakes, table_rules, seat),
         state=state,
         rules=table_rules,
         before=tuple(before),
     )
+
+
+def _coins(
+    net: Sequence[int], house: int, stakes: CoinStakes | None, rules: Rules, dealer: int
+) -> CoinResult | None:
+    return None if stakes is None else settle_coins(net, house, stakes, rules.tax_rate, dealer)
 
 
 def _check_round_bound(moved: int, index: int) -> int:
