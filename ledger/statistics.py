@@ -277,7 +277,11 @@ def statistics_of(scope: Scope, figures: Figured) -> GroupStatistics:
 def _biggest_hands(scope: Scope) -> dict[int, BiggestHand]:
     """Each player's win with the most fan, the first of equals: one query, one row per player who won,
     each read down the index of (winner, fan, id) to his first win that is current."""
-    current = scope.rows(WinRecord.objects.filter(version=F("round__version")))
+    current = WinRecord.objects.filter(version=F("round__version"))
+    if scope.sessions is not None:
+        current = scope.rows(current)
+    # All time, a player's wins are all his group's: naming the group too made PostgreSQL join every
+    # session and sort each player's wins (90 ms at 1,000 sessions) instead of walking the index.
     best = current.filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
     best_ids = Player.objects.filter(group=scope.group).annotate(best=Subquery(best)).values("best")
     seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
