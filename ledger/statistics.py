@@ -277,7 +277,7 @@ def statistics_of(scope: Scope, figures: Figured) -> GroupStatistics:
 def _biggest_hands(scope: Scope) -> dict[int, BiggestHand]:
     """Each player's win with the most fan, the first of equals: one query, one row per player who won,
     each read down the index of (winner, fan, id) to his first win that is current."""
-    current = WinRecord.objects.filter(version=F("round__version"))
+    current: QuerySet[WinRecord] = WinRecord.objects.filter(version=F("round__version"))
     if scope.sessions is not None:
         current = scope.rows(current)
     # All time, a player's wins are all his group's: naming the group too made PostgreSQL join every
