@@ -182,21 +182,23 @@ def _written_row(version: RoundVersion) -> dict[str, Any]:
 def seal(
     version: RoundVersion, written: Written, *, head: Session, counted: Counted = NOT_COUNTED
 ) -> tuple[int, int]:
-    """Chain a version just written (its rows included) to the session's version before it, and move the
-    session's head: its digest, and the points and coins its rows have moved (what ledger/bounds.py limits);
-    those two totals, as they now stand, are returned for the bounds check. In the same update the
-    session's counted rounds and hands move by ``counted`` (ledger/figures.py).
+    """Chain a version about to be stored (its rows included, made but not stored either) to the
+    session's version before it, and move the session's head: its digest, and the points and coins its
+    rows have moved (what ledger/bounds.py limits); those two totals, as they now stand, are returned for
+    the bounds check. In the same update the session's counted rounds and hands move by ``counted``
+    (ledger/figures.py).
 
-    Runs inside the writing service's transaction, under the session's lock, after the version's rows.
-    ``head`` is the session as read under that lock: only a seal moves its head, and it moves ``head`` with
-    it, so the versions a write seals one after another (a correction and the rounds it re-coins) each
-    chain to the one before without reading the row again.
+    Runs inside the writing service's transaction, under the session's lock, before the version is stored:
+    its digest is stored with it, so nothing is written twice. ``head`` is the session as read under that
+    lock: only a seal moves its head, and it moves ``head`` with it, so the versions a write seals one
+    after another (a correction and the rounds it re-coins) each chain to the one before without reading
+    the row again.
     """
+    assert version.round.session_id == head.pk  # noqa: S101 - a version is chained in its own session
     previous, points, coins = head.ledger_digest, head.points_moved, head.coins_moved
     sealed = _sealed(_written_row(version), written.columns())
     version.previous_digest = previous
     version.digest = digest_of(previous, sealed.content)
-    RoundVersion.objects.filter(pk=version.pk).update(previous_digest=previous, digest=version.digest)
     Session.objects.filter(pk=head.pk).update(
         ledger_digest=version.digest,
         points_moved=F("points_moved") + sealed.points_moved,

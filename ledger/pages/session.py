@@ -55,6 +55,8 @@ class SessionHandStore:
         # the seats' names and running points, when the page read them with the session (one query)
         self._names = table.names if table is not None else None
         self._points = table.points if table is not None else None
+        # the table as this request read it, hand included, until a write changes the hand
+        self._table = table
 
     @classmethod
     def of(cls, actor: User, table: selectors.SessionTable) -> SessionHandStore:
@@ -65,7 +67,8 @@ class SessionHandStore:
         return self.session.rules
 
     def load(self) -> Hand:
-        hand = self._hand(selectors.hand_row(self.session))
+        read = self._table.hand if self._table is not None else None
+        hand = self._hand(read if read is not None else selectors.hand_row(self.session))
         if self.session.is_open:
             return hand
         # closing dropped the unfinished hand: the table as the ledger has it (its revision kept for the poll)
@@ -113,6 +116,7 @@ class SessionHandStore:
         return Hand(number=round_.position, names=hand.names, draft=draft, rules=self.session.rules)
 
     def write(self, change: Change, *, revision: int) -> Written:
+        table, self._table = self._table, None
         try:
             outcome = services.hand_write(
                 actor=self.actor,
@@ -120,6 +124,7 @@ class SessionHandStore:
                 revision=revision,
                 asked=change.asked,
                 transition=change.apply,
+                table=table,
             )
         except StaleHandError as stale:
             raise StaleHand(self.load()) from stale

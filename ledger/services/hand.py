@@ -1,31 +1,43 @@
 """The hand in progress.
 
 One row per session (``HandInProgress``) keeps the engine's ``HandDraft`` of the session's table
-(settlement/engine/draft.py); ``hand_write`` is the pipeline of every write, in this order, under the
-session's lock:
-1. the session locked and read with its hand and the actor's role in one query: the actor may write,
-   the revision he saw is a whole number, and the write's key is his
-   ``Idempotency-Key`` or, without one, the server's own made from that revision (``HAND_KEY_PREFIX``:
-   Chinese characters, which no HTTP header can carry, so no client key ever takes one);
+(settlement/engine/draft.py); ``hand_write`` is the pipeline of every write, in this order:
+1. the hand read with its session and the actor's role in one query, without a lock: the actor may
+   write, the revision he saw is a whole number, and the write's key is his ``Idempotency-Key`` or,
+   without one, the server's own made from that revision (``HAND_KEY_PREFIX``: Chinese characters, which
+   no HTTP header can carry, so no client key ever takes one);
 2. a retry of the last write (same key, same request) is answered with what it did;
 3. a closed session or a stale revision is refused;
 4. the draft's transition settles the hand once (the session's rules, the coin balances before it);
    any refusal leaves everything as it was;
-5. when the hand is finished, its round is recorded (for a hand ``hand_undo`` reopened, a new version
-   of that round) and the next hand starts: a client key another round of the session already has is
-   refused (422), never left to the unique constraint;
-6. the row keeps the new draft, and the revision moves on.
+5. when the hand is finished (or an undo takes a finished hand back), under the session's lock: one read
+   of the session's last position, whether a round of it has the write's key, and the hand's revision,
+   which must still be the one read in step 1; then the round recorded (for a hand ``hand_undo``
+   reopened, a new version of that round) and the next hand started: a client key another round of the
+   session already has is refused (422), never left to the unique constraint;
+6. the row keeps the new draft in one ``UPDATE … WHERE revision = <the one read>``, and the revision
+   moves on.
+
+Every change of the hand or of the session's ledger moves its revision (``HandInProgress``), so the
+revision read in step 1 vouches for everything read with it: the events, the coins before the hand,
+whether the session is open. An ordinary event takes no lock: its one conditional ``UPDATE`` is the
+check, and on PostgreSQL it waits for a concurrent writer's and then finds the row moved. A write whose
+revision moved after step 1 (0 rows in step 6, or the read of step 5) is rolled back and goes through
+the pipeline once more, where what came first answers it: a retry's answer, or the stale revision's
+refusal (tests/ledger/test_hand_concurrency.py, on both databases). Nothing in step 5 is read in the
+locking query: on PostgreSQL that query's other tables are seen as they were before it waited.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Subquery, Value
+from django.utils import timezone
 
 from settlement.engine import KEPT, Drafted, DraftRefusal, HandDraft, RoundResult, Settle, StaleDraft
 
@@ -38,16 +50,30 @@ from ..errors import (
     SessionClosedError,
     StaleHandError,
 )
-from ..models import WRITER_ROLES, HandInProgress, Membership, Round, Session
+from ..models import WRITER_ROLES, HandInProgress, Round, Session
 from .checks import MAX_ID, _check_dealer, _fingerprint, _is_whole, _note, _refuse_unstorable
 from .rounds import _next_version, _round_insert, _settle, _void
-
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations  # only mypy reads it: the annotations are never evaluated
+from .sessions import _locked
 
 HAND_KEY_PREFIX = "本手-r"  # a write's own key when the client sent none: the revision it was made at
 
 Transition = Callable[[HandDraft, Settle], Drafted]
+
+# What a write stores of the hand (step 6): every column but the row's own keys.
+STORED = (
+    "number",
+    "dealer",
+    "void_suits",
+    "events",
+    "notes",
+    "undone",
+    "revision",
+    "last_key",
+    "last_fingerprint",
+    "last_round_id",
+    "reopened_id",
+    "updated",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +92,22 @@ class HandOutcome:
     finished: HandDraft | None = None
 
 
+class _Moved(Exception):
+    """The hand's revision moved after the write read it (step 5 or 6): everything is rolled back."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """One write as asked: the revision seen, its key (the client's or the server's), the request's
+    fingerprint, the transition, and the client's key alone (None when the server made ``key``)."""
+
+    seen: int
+    key: str
+    fingerprint: str
+    transition: Transition
+    client_key: str | None
+
+
 def hand_write(
     *,
     actor: User,
@@ -74,54 +116,71 @@ def hand_write(
     asked: Mapping[str, Any],
     transition: Transition,
     idempotency_key: str | None = None,
+    table: selectors.SessionTable | None = None,
 ) -> HandOutcome:
     """Apply one transition of the engine's draft to the session's hand (the pipeline above). ``asked``
-    says what was asked, for recognising a retry. An undo with nothing to undo right after the write that
-    finished a hand (nothing written in the new one yet, no round recorded beside it) takes that hand back:
-    its round is voided, and the hand is in progress again with its finishing event undone."""
+    says what was asked, for recognising a retry; ``table``, the session's table as the caller read it
+    for ``actor`` in this request (``selectors.session_table``), saves step 1 its read. An undo with
+    nothing to undo right after the write that finished a hand (nothing written in the new one yet, no
+    round recorded beside it) takes that hand back: its round is voided, and the hand is in progress
+    again with its finishing event undone."""
+    seen = _revision(revision)
+    write = _Write(
+        seen=seen,
+        key=idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}",
+        fingerprint=_fingerprint({**asked, "revision": seen}),
+        transition=transition,
+        client_key=idempotency_key,
+    )
+    try:
+        return _written(actor, session, write, table)
+    except _Moved:
+        # Another write came first. The revision only grows, so this pass reads another than ``seen``:
+        # it answers a retry of that write or refuses a stale one before settling anything.
+        return _written(actor, session, write, None)
+
+
+def _written(
+    actor: User, session: Session, write: _Write, table: selectors.SessionTable | None
+) -> HandOutcome:
+    hand, players = _read(actor, session, table)
+    retried = _retried(hand, write.key, write.fingerprint, own_key=write.client_key is not None)
+    if retried is not None:
+        return retried
+    session = hand.session
+    if not session.is_open:
+        raise SessionClosedError()
+    try:
+        draft = selectors.hand_draft(hand).at(write.seen)
+    except StaleDraft:
+        raise StaleHandError() from None
+    coins_before = selectors.coin_balances(session, before=_reopened_position(hand))
+    try:
+        draft, result = _applied(session, draft, write.transition, coins_before)
+    except HandRefusedError as refused:
+        # An undo with nothing to undo right after a finished hand takes that hand back.
+        if refused.error.code != "nothing_to_undo" or hand.last_round_id is None:
+            raise
+        return _reopened(actor, hand, write, refused)
+    hand.revision = write.seen + 1
+    hand.last_key, hand.last_fingerprint = write.key, write.fingerprint
+    if not result.finished:
+        _keep(hand, draft, reopened=hand.reopened)
+        hand.last_round = None
+        _store(hand, write.seen)
+        return HandOutcome(hand=hand, result=result)
     with transaction.atomic():
-        session, hand = _locked_with_hand(actor, session)
-        seen = _revision(revision)
-        key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
-        fingerprint = _fingerprint({**asked, "revision": seen})
-        retried = _retried(hand, key, fingerprint, own_key=idempotency_key is not None)
-        if retried is not None:
-            return retried
-        if not session.is_open:
-            raise SessionClosedError()
-        try:
-            draft = selectors.hand_draft(hand).at(seen)
-        except StaleDraft:
-            raise StaleHandError() from None
-        reopened = None
-        try:
-            draft, result = _applied(session, hand, draft, transition)
-        except HandRefusedError as refused:
-            # An undo with nothing to undo right after a finished hand takes that hand back.
-            reopened = _last_finished(session, hand) if refused.error.code == "nothing_to_undo" else None
-            if reopened is None:
-                raise
-            draft, result = _reopen(actor, session, reopened, seen)
-        recorded = (
-            _record_finished(actor, session, hand, draft, result, idempotency_key)
-            if result.finished
-            else None
-        )
-        if recorded is None:
-            _keep(hand, draft, reopened=reopened or hand.reopened)
-        if reopened is not None:
-            hand.number = reopened.position
-        hand.revision = seen + 1
-        hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, recorded or reopened
-        hand.save()
-        finished = draft if recorded is not None else None
-        return HandOutcome(hand=hand, round=recorded, result=result, reopened=reopened, finished=finished)
+        locked = _locked(session)
+        hand.last_round = _record_finished(actor, locked, hand, draft, result, write, coins_before, players)
+        _store(hand, write.seen)
+    return HandOutcome(hand=hand, round=hand.last_round, result=result, finished=draft)
 
 
-def _applied(session: Session, hand: HandInProgress, draft: HandDraft, transition: Transition) -> Drafted:
+def _applied(
+    session: Session, draft: HandDraft, transition: Transition, coins_before: list[int] | None
+) -> Drafted:
     """The transition, settled once against the coins before the hand (a reopened hand's: before its
     round); the engine's refusal of the draft itself (nothing to undo...) is a conflict with the hand."""
-    coins_before = selectors.coin_balances(session, before=_reopened_position(hand))
 
     def settle(candidate: HandDraft) -> RoundResult:
         _refuse_unstorable(candidate.body(), "")
@@ -146,29 +205,64 @@ def _keep(hand: HandInProgress, draft: HandDraft, *, reopened: Round | None) -> 
     hand.reopened = reopened
 
 
-def _last_finished(session: Session, hand: HandInProgress) -> Round | None:
-    """The round this hand's last write recorded, while it is still the session's last round and counts:
-    what an undo takes back. A round recorded beside the hand (``POST rounds/``) is not the hand's."""
-    finished = hand.last_round
-    if finished is None or finished.voided:
-        return None
-    last = Round.objects.filter(session=session).aggregate(last=Max("position"))["last"]
-    return finished if finished.position == last else None
-
-
-def _reopen(actor: User, session: Session, round_: Round, seen: int) -> Drafted:
-    """The finished hand in progress again: its round voided (a reversal version: the ledger only grows),
-    its events back with the one that finished it undone, so redo records it again."""
-    notes = _void(actor, session, round_)
-    coins_before = selectors.coin_balances(session, before=round_.position)
-    return HandDraft.reopened(
-        dealer=round_.dealer,
-        void_suits=round_.void_suits,
-        events=round_.events,
-        notes=notes,
-        revision=seen,
-        settle=lambda draft: _settle(session, draft.body(), coins_before),
+def _store(hand: HandInProgress, seen: int) -> None:
+    """Step 6: the hand as the write leaves it, if its row is still at the revision the write read; else
+    ``_Moved`` (inside a transaction, which rolls back what the write recorded)."""
+    hand.updated = timezone.now()
+    stored = HandInProgress.objects.filter(pk=hand.pk, revision=seen).update(
+        **{field: getattr(hand, field) for field in STORED}
     )
+    if not stored:
+        raise _Moved()
+
+
+def _ledger_now(hand: HandInProgress, seen: int, key: str | None = None) -> tuple[int, bool]:
+    """Step 5's read, under the session's lock: the session's last position and whether one of its rounds
+    has ``key``; ``_Moved`` when the hand's revision is no longer ``seen`` (the lock was waited for)."""
+    rounds = Round.objects.filter(session=OuterRef("session_id"))
+    now = (
+        HandInProgress.objects.filter(pk=hand.pk)
+        .annotate(
+            last=Subquery(rounds.order_by("-position").values("position")[:1]),
+            taken=Exists(rounds.filter(idempotency_key=key)) if key is not None else Value(False),
+        )
+        .values_list("revision", "last", "taken")
+        .get()
+    )
+    revision, last, taken = now
+    if revision != seen:
+        raise _Moved()
+    return last or 0, bool(taken)
+
+
+def _reopened(actor: User, hand: HandInProgress, write: _Write, refused: HandRefusedError) -> HandOutcome:
+    """The finished hand in progress again, under the session's lock: the round this hand's last write
+    recorded, while it is still the session's last round and counts, is voided (a reversal version: the
+    ledger only grows), and its events come back with the one that finished it undone, so redo records it
+    again. A round recorded beside the hand (``POST rounds/``) is not the hand's: the refusal stands."""
+    finished = hand.last_round
+    assert finished is not None  # noqa: S101 - the caller reopens only a hand whose last write recorded one
+    with transaction.atomic():
+        session = _locked(hand.session)
+        last, _taken = _ledger_now(hand, write.seen)
+        if finished.voided or finished.position != last:
+            raise refused
+        notes = _void(actor, session, finished)
+        coins_before = selectors.coin_balances(session, before=finished.position)
+        draft, result = HandDraft.reopened(
+            dealer=finished.dealer,
+            void_suits=finished.void_suits,
+            events=finished.events,
+            notes=notes,
+            revision=write.seen,
+            settle=lambda draft: _settle(session, draft.body(), coins_before),
+        )
+        _keep(hand, draft, reopened=finished)
+        hand.number = finished.position
+        hand.revision = write.seen + 1
+        hand.last_key, hand.last_fingerprint, hand.last_round = write.key, write.fingerprint, finished
+        _store(hand, write.seen)
+    return HandOutcome(hand=hand, result=result, reopened=finished)
 
 
 def _record_finished(
@@ -177,27 +271,27 @@ def _record_finished(
     hand: HandInProgress,
     draft: HandDraft,
     result: RoundResult,
-    client_key: str | None,
+    write: _Write,
+    coins_before: list[int] | None,
+    players: tuple[int, ...],
 ) -> Round:
-    """The finished hand as a round, and the next hand started. A hand reopened by undo becomes a new
-    version of its round; any other a new round, keyed by the client's key (refused when another round
-    of the session has it) or else by the server's own, which is its revision's."""
+    """The finished hand as a round, and the next hand started (under the session's lock). A hand
+    reopened by undo becomes a new version of its round; any other a new round, keyed by the client's
+    key (refused when another round of the session has it) or else by the server's own, which is its
+    revision's."""
     body = {**draft.body(), "notes": list(draft.notes)}
-    coins_before = selectors.coin_balances(session, before=_reopened_position(hand))
-    rounds = Round.objects.filter(session=session)
-    if hand.reopened is not None:
-        recorded = hand.reopened
+    recorded = hand.reopened
+    if recorded is not None:
+        last, _taken = _ledger_now(hand, write.seen)
         _next_version(actor, session, recorded, body, result, coins_before)
-        last = rounds.aggregate(last=Max("position"))["last"] or 0
     else:
-        key: str | None = client_key if client_key is not None else f"{HAND_KEY_PREFIX}{draft.revision - 1}"
-        # the session's last position and whether a round has the key, in one read
-        found = rounds.aggregate(last=Max("position"), taken=Count("pk", filter=Q(idempotency_key=key)))
-        if found["taken"]:
-            if client_key is not None:
+        key: str | None = write.key
+        last, taken = _ledger_now(hand, write.seen, key)
+        if taken:
+            if write.client_key is not None:
                 raise IdempotencyKeyReusedError()
             key = None  # only a crafted group file can hold the server's key: record without one
-        last = (found["last"] or 0) + 1
+        last += 1
         recorded = _round_insert(
             actor,
             session,
@@ -207,6 +301,7 @@ def _record_finished(
             key=key,
             fingerprint=_fingerprint(draft.body()),  # as POST rounds/ would fingerprint the same round
             position=last,
+            seats=dict(enumerate(players)),
         )
     _start_next_hand(hand, last + 1, result)
     return recorded
@@ -334,31 +429,25 @@ def hand_setup(
     )
 
 
-class WithActorRole(TypedDict):
-    actor_role: str | None  # the writer's role in the session's group (None: not a member)
-
-
-def _locked_with_hand(actor: User, session: Session) -> tuple[Session, HandInProgress]:
-    """Step 1: the session row locked (as ``sessions._locked``: PostgreSQL locks it, SQLite's IMMEDIATE
-    transaction already holds the database) with the actor's role, a role that may not write refused
-    (403); then the hand, read once the lock is held. Not in the locking query: on PostgreSQL a writer
-    that waited for the lock would get the hand as it was when its query began, before the writer it
-    waited for committed (the hand's row is not the locked one), and two taps at one revision would both
-    pass (tests/ledger/test_hand_concurrency.py). The hand is created if the session has none yet."""
-    role = Membership.objects.filter(group=OuterRef("group_id"), user=actor).values("role")[:1]
-    locked: WithAnnotations[Session, WithActorRole] = (
-        Session.objects.select_for_update(of=("self",))
-        .select_related("group")
-        .annotate(actor_role=Subquery(role))
-        .get(pk=session.pk)
-    )
-    if locked.actor_role not in WRITER_ROLES:
+def _read(
+    actor: User, session: Session, table: selectors.SessionTable | None
+) -> tuple[HandInProgress, tuple[int, ...]]:
+    """Step 1: the hand with its session, the seats' players and the actor's role, from the session's
+    table (one query,
+    ``selectors.table_of``, without a lock: the revision read vouches for the rest, as the module's
+    docstring says), or from ``table`` when the caller read it for ``actor`` in this request; a role
+    that may not write is refused (403). A session without a hand row yet gets one, under its lock."""
+    if table is None:
+        table = selectors.table_of(user=actor, session_id=session.pk)
+    if table is None or table.role not in WRITER_ROLES:
         raise Forbidden("role_forbids")
-    hand = HandInProgress.objects.filter(session=locked).first()
-    if hand is None:
-        hand = selectors.fresh_hand(locked)
-        hand.save()
-    return locked, hand
+    if table.hand is not None:
+        return table.hand, table.players
+    with transaction.atomic():
+        locked = _locked(session)
+        if not HandInProgress.objects.filter(session=locked).exists():
+            selectors.fresh_hand(locked).save()
+    return _read(actor, session, None)
 
 
 def _retried(hand: HandInProgress, key: str, fingerprint: str, *, own_key: bool) -> HandOutcome | None:

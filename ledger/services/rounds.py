@@ -99,14 +99,18 @@ def _round_insert(
     key: str | None,
     fingerprint: str,
     position: int | None = None,
+    seats: Mapping[int, int] | None = None,
 ) -> Round:
     """The round at the end of the session, settled already: its row, its first version and their rows.
-    ``position``: the session's next one, when the caller has read it already under the lock."""
+    ``position``: the session's next one, when the caller has read it already under the lock; ``seats``:
+    each seat's player, when the caller has read them (a session's seats never change)."""
     if position is None:
         position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
     round_ = _new_round(session, position, body, result, key=key, fingerprint=fingerprint)
     round_.save(force_insert=True)
-    moved = _write_version(actor, session, round_, VersionKind.RECORDED, 1, body, result, coins_before)
+    moved = _write_version(
+        actor, session, round_, VersionKind.RECORDED, 1, body, result, coins_before, seats=seats
+    )
     bounds.check_moved(*moved, field="events")
     return round_
 
@@ -351,26 +355,30 @@ def _write_version(
     body: Mapping[str, Any],
     result: RoundResult | None,
     coins_before: list[int] | None,
+    *,
+    seats: Mapping[int, int] | None = None,
 ) -> tuple[int, int]:
     """A version of the round and its rows, written from the engine's typed result; its settle response
     is kept beside them as JSON, as the API answered it; the figures it changes (``figures.follow``).
-    ``session``: the round's, as read under its lock (the seal moves its head). The points and coins the
-    session has moved since it began, this version included (``integrity.seal``)."""
+    ``session``: the round's, as read under its lock (the seal moves its head). The rows are made first,
+    so the version is stored with its seal; ``seats``: each seat's player, read here unless the caller
+    has. The points and coins the session has moved since it began, this version included
+    (``integrity.seal``)."""
     answer = None if result is None else result.to_dict()
     stored = version_row(round_, kind, version, body, answer, coins_before)
     stored.created_by = actor if actor.is_authenticated else None
-    stored.save(force_insert=True)
     moves_points = kind != VersionKind.RECOINED  # a re-settlement of coins leaves the points as they are
-    entries, coins = _reverse_current(round_, stored, points=moves_points)
+    entries, coins = _reversals(round_, stored, points=moves_points)
     wins: list[WinRecord] = []
     if result is not None:
-        seats = dict(
-            SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
-        )
+        if seats is None:
+            seats = dict(
+                SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
+            )
         if moves_points:
-            entries += LedgerEntry.objects.bulk_create(_entries(round_, stored, seats, result.transfers))
-        coins += CoinEntry.objects.bulk_create(_coin_entries(round_, stored, result))
-        wins = WinRecord.objects.bulk_create(_win_records(round_, stored, seats, result))
+            entries += _entries(round_, stored, seats, result.transfers)
+        coins += _coin_entries(round_, stored, result)
+        wins = _win_records(round_, stored, seats, result)
     change = figures.NOT_COUNTED
     if moves_points:  # a re-coined version changes neither points nor wins: no figure moves
         before = (
@@ -382,23 +390,27 @@ def _write_version(
             voided=result is None, adjustment=result is not None and result.adjustment_round
         )
         change = after - before
-        figures.follow(stored, change)
-    return integrity.seal(stored, integrity.Written(entries, coins, wins), head=session, counted=change)
+    moved = integrity.seal(stored, integrity.Written(entries, coins, wins), head=session, counted=change)
+    stored.save(force_insert=True)
+    LedgerEntry.objects.bulk_create(entries)  # an empty list is no query
+    CoinEntry.objects.bulk_create(coins)
+    WinRecord.objects.bulk_create(wins)
+    if moves_points:
+        figures.follow(stored, change)  # after the rows: it adds up what they moved
+    return moved
 
 
-def _reverse_current(
+def _reversals(
     round_: Round, new_version: RoundVersion, *, points: bool
 ) -> tuple[list[LedgerEntry], list[CoinEntry]]:
-    """Cancel every not-yet-reversed row of the round (the current version's own rows): its coin rows,
-    and its points rows unless ``points`` is False. The rows written."""
+    """The rows cancelling every not-yet-reversed row of the round (the current version's own rows): its
+    coin rows, and its points rows unless ``points`` is False; made, not yet stored."""
     if new_version.version == 1:
         return [], []
     live = {"round": round_, "reverses__isnull": True, "reversed_by__isnull": True}
     rows = LedgerEntry.objects.filter(**live) if points else ()
-    entries = LedgerEntry.objects.bulk_create(_entry_reversals(round_, new_version, rows))
-    coins = CoinEntry.objects.bulk_create(
-        _coin_reversals(round_, new_version, CoinEntry.objects.filter(**live))
-    )
+    entries = list(_entry_reversals(round_, new_version, rows))
+    coins = list(_coin_reversals(round_, new_version, CoinEntry.objects.filter(**live)))
     return entries, coins
 
 

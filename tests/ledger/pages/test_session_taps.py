@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from bench.counting import settled
 from ledger import integrity, services
 from ledger.models import HandInProgress, Round
+from ledger.services import hand as hand_service
 from tests.ledger.conftest import make_table, make_user
 from tests.ledger.pages.test_session_page import Phone, text_of, totals
 
@@ -26,12 +27,14 @@ NOBODY_READY = {"ev_type": "draw", **{f"draw_{seat}": "not_ready" for seat in ra
 # Measured before (main at 43911c3, `python -m bench session_page`): 3 settlements and 19 queries for an
 # ordinary event, 4 and 34 for the finishing 流局; the issue asks at most 6 and 15, one settlement each.
 # Counted as a server runs them (transaction=True: the write's transaction is the outermost), on either
-# database: Django logs its BEGIN and COMMIT, two of the 8. The ordinary tap's six statements: the login,
-# the user, the table (session, role, names, points), the locked session, the hand read under that lock
-# (in the locking query PostgreSQL gave a waiting writer a stale hand: services.hand._locked_with_hand),
-# the hand's UPDATE.
-ORDINARY_QUERIES = 8
-FINISHING_QUERIES = 16
+# database. The ordinary tap's four: the login, the user, the table (the session, its group, the role, the
+# seats' players, names and points, the hand: selectors.table_of), the hand's conditional UPDATE (no lock,
+# no transaction: services/hand.py). The finishing tap's thirteen: those first three, BEGIN, the locked
+# session, the last position with the key's clash and the hand's revision, the round, the session's head
+# moved, the version (sealed before it is stored), its rows, the group's figures (ledger/figures.py), the
+# hand's UPDATE, COMMIT.
+ORDINARY_QUERIES = 4
+FINISHING_QUERIES = 13
 
 
 @pytest.fixture
@@ -47,7 +50,7 @@ def phone():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_ordinary_tap_settles_once_in_eight_queries(phone):
+def test_an_ordinary_tap_settles_once_in_four_queries(phone):
     phone.record(**KONG)  # warm: the first write creates the hand's row
     revision = phone.revision()
     with settled() as settlements, CaptureQueriesContext(connection) as queries:
@@ -68,7 +71,7 @@ def test_undo_and_redo_settle_once(phone):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_finishing_tap_settles_once_in_at_most_sixteen_queries(phone):
+def test_the_finishing_tap_settles_once_in_at_most_thirteen_queries(phone):
     """A 流局 lists the seats the entry answered for (the engine names one still in play left out), so
     the hand is settled once, by the write."""
     phone.record(**KONG)
@@ -125,15 +128,15 @@ class Watcher:
 def test_no_poll_ever_sees_the_robbed_kong_between_the_two_halves_of_the_old_path(monkeypatch):
     """Before, the page undid the 弯杠 and then recorded the robbing win: two writes, and a poll between
     them saw the kong undone with no win, or the other way round both. The tap is one write now: a second
-    phone polls where the old path's two writes met (before each write, and inside the write once the hand
-    row is written but not yet committed) and after it; it finds the kong standing or the win, never
-    anything between."""
+    phone polls where the old path's two writes met (before the write, and right after the hand's row is
+    stored: one UPDATE, services/hand.py step 6) and after it; it finds the kong standing or the win,
+    never anything between."""
     owner = make_user("owner")
     _group, session = make_table(owner)
     phone = Phone(owner, session)
     phone.record(**ADDED_KONG)
     watcher = Watcher(phone, phone.revision())
-    write, save = services.hand_write, HandInProgress.save
+    write, store = services.hand_write, hand_service._store
     writes = []
 
     def watched_write(**arguments):
@@ -141,17 +144,17 @@ def test_no_poll_ever_sees_the_robbed_kong_between_the_two_halves_of_the_old_pat
         watcher.poll()
         return write(**arguments)
 
-    def watched_save(self, *args, **kwargs):
-        save(self, *args, **kwargs)
+    def watched_store(hand, seen):
+        store(hand, seen)
         watcher.poll()
 
     monkeypatch.setattr(services, "hand_write", watched_write)
-    monkeypatch.setattr(HandInProgress, "save", watched_save)
+    monkeypatch.setattr(hand_service, "_store", watched_store)
     assert phone.record(**ROBS).status_code == 200
     monkeypatch.undo()
     watcher.poll()
     assert [seen for seen in watcher.seen if seen not in ("kong standing", "won")] == []
-    assert watcher.seen == ["kong standing", "kong standing", "won"] and len(writes) == 1
+    assert watcher.seen == ["kong standing", "won", "won"] and len(writes) == 1
 
 
 def test_undo_on_the_end_card_takes_the_finished_hand_back(phone):
