@@ -425,8 +425,9 @@ def _write_sqlite(cursor: Any, table: str, columns: str, values: list[tuple[Any,
 def _write_postgresql(cursor: Any, table: str, columns: str, values: list[tuple[Any, ...]]) -> None:
     """COPY: PostgreSQL takes the rows as one stream, several times faster than as many INSERTs (33,000
     ledger rows: 5.2 s by executemany, 0.8 s by COPY, under load). Django has no COPY: it runs on
-    psycopg's own cursor, passed through Django's execute wrappers, so it counts as a query as an INSERT
-    would (and its errors are Django's)."""
+    psycopg's own cursor, passed through Django's execute wrappers, so a clock that wraps them (the scale
+    bench's) counts it as it would an INSERT, and its errors are Django's; the debug cursor's log
+    (``connection.queries``, ``CaptureQueriesContext``) does not list it."""
 
     def copy(sql: str, params: object, many: bool, context: object) -> None:
         with cursor.db.wrap_database_errors, cursor.cursor.copy(sql) as stream:
