@@ -45,6 +45,7 @@ from ledger.models import (
     Session,
     SessionSeat,
     SessionStatus,
+    Sitting,
     WinRecord,
 )
 
@@ -373,6 +374,10 @@ def add_sessions(
         seats += [SessionSeat(session=session, seat=seat, player_id=pk) for seat, pk in enumerate(chosen)]
         copies.append(Copy(session, chosen, 1, hands))
     SessionSeat.objects.bulk_create(seats)
+    # who sat where when: each seat's player all evening (models.Sitting), as session_start writes it
+    Sitting.objects.bulk_create(
+        Sitting(session_id=seat.session_id, seat=seat.seat, player_id=seat.player_id) for seat in seats
+    )
     copy_evenings(template, copies)
     figures.rebuild(session.pk for session in made)  # what the round services keep as they write
     if open_last:

@@ -96,11 +96,12 @@ def _pair_debts(
     session: Session, totals: SessionTotals, marks: Iterable[PaymentMark]
 ) -> tuple[PairDebt, ...]:
     """Steps 1 to 3 of the module's model for one session."""
-    by_seat = {seat.seat: Party(seat.player_id, seat.player_name) for seat in totals.seats}
+    # the settle-up's places are everyone who played, substitutes and those who left included
+    by_place = [Party(person.player_id, person.player_name) for person in totals.players]
     asked: dict[tuple[Party, Party], int] = {}
     for payment in money_settle_up(session, totals)["payments"]:
         if payment["to"] != "house":
-            _add(asked, by_seat[payment["from"]], by_seat[payment["to"]], payment["amount"])
+            _add(asked, by_place[payment["from"]], by_place[payment["to"]], payment["amount"])
     paid: dict[tuple[Party, Party], int] = {}
     for mark in marks:
         _add(paid, Party(mark.payer_id, mark.payer.name), Party(mark.payee_id, mark.payee.name), mark.amount)

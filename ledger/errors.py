@@ -163,6 +163,12 @@ MESSAGES: Catalogue = {
         "This server reads group files of version {version}; got {value!r}.",
         "本服务器只能读取第 {version} 版的组文件，收到 {value!r}。",
     ),
+    "file_sittings": Message(
+        "The seating is not one a table can have had: each seat held by one player at a time from hand 1 "
+        "on, its first as the session's seats say, nobody at two seats at once.",
+        "座位记录不成立：每个座位从第 1 手起同一时间只能坐一人，起始的人须与 seats 一致，"
+        "且一人不能同时坐两个座位。",
+    ),
     "file_not_an_object": Message("{path} must be an object.", "{path} 必须是对象。"),
     "file_not_a_list": Message("{path} must be a list.", "{path} 必须是列表。"),
     "file_not_whole": Message("{path} must be a whole number.", "{path} 必须是整数。"),
@@ -236,6 +242,26 @@ MESSAGES: Catalogue = {
         "This is the undoing of a mark; it cannot be undone itself.", "这是一次撤销，不能再撤销。"
     ),
     "payment_already_undone": Message("This mark is already undone.", "这笔标记已经撤销过了。"),
+    # ---- changing seats between hands (``services.session_seats_change``)
+    "seat_change_mid_hand": Message(
+        "This hand has begun: seats change between hands. Finish or undo this hand's events first.",
+        "这一手已经开始：换人、换座只能在两手之间。请先打完这一手，或撤销本手的记录。",
+    ),
+    "seat_change_coins": Message(
+        "A session that plays for coins keeps its four players: each seat's coins are its player's. "
+        "Close it and start another with the new player.",
+        "玩游戏币的场次不能换人：每个座位的游戏币属于坐在那里的人。请结束本场，换人后再开一场。",
+    ),
+    "seat_change_seat": Message("A seat is 0, 1, 2 or 3.", "座位只能是 0、1、2 或 3。"),
+    "seat_change_one": Message(
+        "Give one of player, name or swap: who takes the seat, or the seat it swaps with.",
+        "请给出 player、name 或 swap 其中之一：谁来坐这个座位，或与哪个座位互换。",
+    ),
+    "seat_change_swap_itself": Message("A seat cannot swap with itself.", "座位不能和自己互换。"),
+    "seat_change_seated": Message(
+        "This player already sits at seat {seat}: swap the two seats instead.",
+        "这位玩家已经坐在第 {seat} 座：请用“换座”让两人互换。",
+    ),
     "file_figures_differ": Message(
         "The file's figures differ from a replay of its hands, which gives {replayed}: nothing was imported.",
         "文件中的数字与重算各手牌的结果不一致（重算得到 {replayed_zh}）：未导入任何内容。",
@@ -344,6 +370,14 @@ class StaleHandError(HandConflict):
 
     def __init__(self) -> None:
         super().__init__("hand_changed", "revision")
+
+
+class SeatChangeRefusedError(HandConflict):
+    """A change of seats the hand in progress cannot take now (it has begun; the session plays for
+    coins): answered, as every conflict with the hand, with the hand as it stands."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code, "seat")
 
 
 class HandRefusedError(HandConflict):

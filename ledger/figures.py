@@ -8,7 +8,8 @@ over a group or a period, a few hundred rows a year, instead of its ledger.
 1. Kept: every round version that moves points (recorded, corrected, voided) ends with ``follow``, one
    upsert that adds to each row what that version changed: its own ledger rows (its reversals cancel what
    the version before it counted), its win rows less those of the version it replaces, and for each of the
-   players seated, the change in whether the round counts. A re-coined version changes neither points nor
+   players who sat for it (the sittings its position falls in), the change in whether the round counts.
+   A re-coined version changes neither points nor
    wins, so it writes nothing here. Computed by the database from the rows just written, in the same
    transaction under the session's lock: one query, whatever the round.
 2. Made again: ``rebuild`` computes the rows of some sessions from their ledger as the statistics' rules
@@ -31,7 +32,7 @@ from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
 from settlement.engine import Reason
 
-from .models import Figures, LedgerEntry, Round, RoundVersion, Session, SessionSeat, WinRecord
+from .models import Figures, LedgerEntry, Round, RoundVersion, Session, Sitting, WinRecord
 
 KONG_REASONS = (
     Reason.DIRECT_KONG,
@@ -71,7 +72,7 @@ def _follow_sql() -> str:
     figures = Figures._meta.db_table
     entries = LedgerEntry._meta.db_table
     wins = WinRecord._meta.db_table
-    seats = SessionSeat._meta.db_table
+    sittings = Sitting._meta.db_table
     kongs = ", ".join(f"'{reason.value}'" for reason in KONG_REASONS)
 
     def paid_in(reason: Reason) -> str:
@@ -115,7 +116,8 @@ SELECT %(session)s, player, other, {sums} FROM (
     FROM ({signed_wins}) AS fed WHERE discarder_id IS NOT NULL
     UNION ALL
     SELECT player_id, player_id, %(rounds)s, %(hands)s, 0, 0, 0, 0, 0, 0, 0, 0
-    FROM {seats} WHERE session_id = %(session)s
+    FROM {sittings} WHERE session_id = %(session)s
+        AND first <= %(position)s AND (last IS NULL OR last >= %(position)s)
 ) AS delta WHERE true GROUP BY player, other
 ON CONFLICT (session_id, player_id, other_id) DO UPDATE SET {added}
 """  # noqa: S608 - the models' own table names and reasons; every value is a parameter
@@ -129,6 +131,7 @@ def follow(version: RoundVersion, change: Counted) -> None:
             _follow_sql(),
             {
                 "session": version.round.session_id,
+                "position": version.round.position,  # who sat at the table for it (its sittings)
                 "round": version.round_id,
                 "version_id": version.pk,
                 "version": version.version,
@@ -157,11 +160,23 @@ def computed(session_ids: Iterable[int]) -> tuple[dict[Key, dict[str, int]], dic
         .values_list("session", "rounds", "hands")
         .order_by()
     }
-    for session, player in SessionSeat.objects.filter(session_id__in=counted).values_list(
-        "session", "player"
+    # each player's rounds and hands: the counted ones his sittings cover (a substitute's from his first)
+    rounds = "session__rounds"
+    in_spell = Q(**{f"{rounds}__position__gte": F("first"), f"{rounds}__voided": False}) & (
+        Q(last__isnull=True) | Q(**{f"{rounds}__position__lte": F("last")})
+    )
+    for session, player, sat, hands in (
+        Sitting.objects.filter(session_id__in=counted)
+        .values("session", "player")
+        .annotate(
+            sat=Count(rounds, filter=in_spell),
+            hands=Count(rounds, filter=in_spell & Q(**{f"{rounds}__adjustment": False})),
+        )
+        .values_list("session", "player", "sat", "hands")
+        .order_by()
     ):
         seated = rows[session, player, player]
-        seated["rounds"], seated["hands"] = counted[session].rounds, counted[session].hands
+        seated["rounds"], seated["hands"] = sat, hands
     money = (
         LedgerEntry.objects.filter(session_id__in=ids, is_house=False)
         .values("session", "player")

@@ -55,15 +55,17 @@ from .models import (
     Round,
     RoundVersion,
     Session,
-    SessionSeat,
     SessionStatus,
+    Sitting,
     VersionKind,
 )
 from .names import baked_day_name
 from .services import bulk
 
 FORMAT = "sczmj-group"
-VERSION = 1
+VERSION = 2  # 2: a session may carry its sittings (a substitute, a swap); a file without any is written as 1
+VERSIONS = (1, VERSION)  # what an import reads
+SITTINGS = "sittings"
 FIGURE_ZH = {"net": "净分", "house": "房间", "coins": "游戏币"}
 
 
@@ -84,9 +86,11 @@ def group_export(*, actor: User, group: Group) -> dict[str, Any]:
         for player in selectors.group_players(group)
     ]
     sessions = list(Session.objects.filter(group=group).order_by("id"))
+    written = [_sealed(session, players) for session in _sessions(sessions)]
     return {
         "format": FORMAT,
-        "version": VERSION,
+        # version 1 readers read every file with no change of seats as they always have
+        "version": VERSION if any(SITTINGS in session for session in written) else 1,
         "exported": _time(timezone.now()),
         "group": {"id": group.pk, "name": group.name, "created": _time(group.created)},
         "players": players,
@@ -94,7 +98,7 @@ def group_export(*, actor: User, group: Group) -> dict[str, Any]:
             {"username": member.user.get_username(), "role": member.role, "created": _time(member.created)}
             for member in selectors.group_members(group)
         ],
-        "sessions": [_sealed(session, players) for session in _sessions(sessions)],
+        "sessions": written,
     }
 
 
@@ -118,14 +122,14 @@ def _sessions(sessions: Sequence[Session]) -> Iterator[dict[str, Any]]:
     marks: dict[int, list[dict[str, Any]]] = {}
     for mark in PaymentMark.objects.filter(session__in=sessions).order_by("id"):
         marks.setdefault(mark.session_id, []).append(_mark(mark))
-    seats = selectors.seated(sessions)
+    sittings = selectors.sittings(sessions)
     totals = selectors.sessions_totals(sessions)
     for session in sessions:
         yield _session(
             session,
             rounds.get(session.pk, []),
             versions.get(session.pk, []),
-            [seat.player_id for seat in seats.get(session.pk, ())],
+            sittings.get(session.pk, []),
             _totals_of(session, totals[session.pk]),
             marks.get(session.pk, []),
         )
@@ -135,16 +139,28 @@ def _session(
     session: Session,
     rounds: Sequence[Round],
     versions: Sequence[RoundVersion],
-    seats: list[int],
+    spells: Sequence[Sitting],
     totals: dict[str, Any],
     marks: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """One session: its rounds in position order, its versions (oldest first) numbered in written order,
+    """One session: its seats as it started, every sitting when its seats ever changed (docs/ledger.md,
+    "Substitutes"), its rounds in position order, its versions (oldest first) numbered in written order,
     its payment marks (docs/ledger.md, "Debts that carry over") oldest first."""
     sequence = {version.pk: index for index, version in enumerate(versions, start=1)}
     by_round: dict[int, list[RoundVersion]] = {}
     for version in versions:
         by_round.setdefault(version.round_id, []).append(version)
+    changed = any(spell.first > 1 or spell.last is not None for spell in spells)
+    seating = (
+        {
+            SITTINGS: [
+                {"seat": spell.seat, "player": spell.player_id, "first": spell.first, "last": spell.last}
+                for spell in spells
+            ]
+        }
+        if changed
+        else {}
+    )
     return {
         "id": session.pk,
         "name": session.name,
@@ -157,7 +173,8 @@ def _session(
         "status": session.status,
         "created": _time(session.created),
         "closed": _time(session.closed),
-        "seats": seats,
+        "seats": [spell.player_id for spell in sorted(spells, key=lambda s: s.seat) if spell.first == 1],
+        **seating,
         # the table fee (docs/ledger.md, "The table fee"); ``paid_by`` a player's id in this file
         "fee": {"amount": session.fee_amount, "split": session.fee_split, "paid_by": session.fee_paid_by_id},
         "rounds": [
@@ -225,9 +242,10 @@ def _totals(session: Session) -> dict[str, Any]:
 
 
 def _totals_of(session: Session, totals: selectors.SessionTotals) -> dict[str, Any]:
-    """The session's totals as the file holds them (and as a replay must reach them)."""
+    """The session's totals as the file holds them (and as a replay must reach them): points per person,
+    the seats now then whoever left (``SessionTotals.players``)."""
     return {
-        "points": [seat.points for seat in totals.seats],
+        "points": [person.points for person in totals.players],
         "house": totals.house,
         "coins": [seat.coins for seat in totals.seats] if session.coins_enabled else None,
         "house_coins": totals.house_coins,
@@ -251,6 +269,8 @@ def file_chain(session: Mapping[str, Any], players: Mapping[object, Any]) -> tup
     """The session's head and each version's link, by the version's ``sequence``."""
     header = {key: value for key, value in session.items() if key not in ("rounds", CHAIN)}
     seated = [players.get(file_id) for file_id in session.get("seats") or ()]
+    for spell in session.get(SITTINGS) or ():  # a substitute's row is sealed as a seat's is
+        seated.append(players.get(spell.get("player")) if isinstance(spell, Mapping) else None)
     link = integrity.digest_of("", integrity.canonical({"session": header, "players": seated}))
     versions = []
     for round_ in session.get("rounds") or ():
@@ -303,8 +323,13 @@ def group_import(*, actor: User, data: object, reseal: bool = False) -> Group:
     services.checks._refuse_unstorable(file, "")
     if file.get("format") != FORMAT:
         raise LedgerError("not_a_group_file", field="format", format=FORMAT)
-    if file.get("version") != VERSION or isinstance(file.get("version"), bool):  # true == 1 in Python
-        raise LedgerError("group_file_version", field="version", version=VERSION, value=file.get("version"))
+    if file.get("version") not in VERSIONS or isinstance(file.get("version"), bool):  # true == 1 in Python
+        raise LedgerError(
+            "group_file_version",
+            field="version",
+            version=" or ".join(map(str, VERSIONS)),
+            value=file.get("version"),
+        )
     group_data = _object(file.get("group"), "group")
     with _within("group"):
         name = services.checks._required_text(group_data.get("name"), "name", 100)
@@ -410,15 +435,16 @@ def _draft_session(
             rules=_object(data.get("rules"), "rules"),
             coins=data.get("coins"),
         )
+    spells = _sittings(session, seated, players, data.get(SITTINGS), f"{at}.{SITTINGS}")
+    seated = list(dict.fromkeys([*seated, *(spell.player for spell in spells)]))  # everyone who played
     if data.get("fee") is not None:  # files written before the table fee have none
         _fee(session, seated, players, _object(data["fee"], f"{at}.fee"), f"{at}.fee")
-    seats = [SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)]
     marks = _marks(session, seated, players, _list(data.get("marks", []), f"{at}.marks"), f"{at}.marks")
     rounds = [
         _object(row, f"{at}.rounds[{index}]")
         for index, row in enumerate(_list(data.get("rounds"), f"{at}.rounds"))
     ]
-    draft = bulk.Draft(session, seats, marks)
+    draft = bulk.Draft(session, spells, marks)
     _replay(draft, rounds, at)
     replayed = _Replayed(draft, data, rounds, at)
     _compare(replayed)
@@ -456,8 +482,9 @@ def _marks(
     """The session's payment marks (a file written before they moved has none), checked as the database's
     constraints and ``payment_undo`` hold them: between two players who sat, a positive amount, or the
     reversal of one earlier mark of the pair, which it cancels once. Who marked and when are the file's
-    claim, as its versions' writers are: a name unlinked from any account here (so no one here can undo
-    an imported mark), covered by the file's chain (``file_chain``: a session's marks are in its header)."""
+    claim, as its versions' writers are: a name unlinked from any account here (so an owner here undoes
+    an imported mark, ``services.may_undo``), covered by the file's chain (``file_chain``: a session's
+    marks are in its header)."""
     marks: dict[int, PaymentMark] = {}
     cancelled: set[object] = set()  # the file ids of the marks reversed so far
     for index, row in enumerate(rows):
@@ -487,6 +514,61 @@ def _marks(
             created=_moment(data.get("created"), f"{field}.created"),
         )
     return list(marks.values())
+
+
+def _sittings(
+    session: Session, seated: Sequence[Player], players: Mapping[int, Player], rows: object, at: str
+) -> list[Sitting]:
+    """Who sat where when: the file's sittings (version 2, a session whose seats changed), or, without
+    any, its four seats all evening. Checked as a table can have sat: each seat a run of spells from hand
+    1 (the first its seat's player), each beginning the hand after the one before it ended, the last
+    still open; no player at two seats in one hand (``file_sittings``, naming the row)."""
+    if rows is None:
+        return [Sitting(session=session, seat=seat, player=player) for seat, player in enumerate(seated)]
+    spells: list[Sitting] = []
+    for index, row in enumerate(_list(rows, at)):
+        data = _object(row, f"{at}[{index}]")
+        file_id = data.get("player")
+        seat, player = data.get("seat"), players.get(file_id) if isinstance(file_id, int) else None
+        first, last = data.get("first"), data.get("last")
+        whole = services.checks._is_whole
+        if not (whole(seat, 0, 3) and player is not None and whole(first, 1, services.MAX_ID)):
+            raise LedgerError("file_sittings", field=f"{at}[{index}]")
+        if last is not None and not whole(last, first, services.MAX_ID):
+            raise LedgerError("file_sittings", field=f"{at}[{index}].last")
+        spells.append(Sitting(session=session, seat=seat, player=player, first=first, last=last))
+    broken = _seating_break(spells, seated)
+    if broken is not None:
+        raise LedgerError("file_sittings", field=f"{at}[{broken}]")
+    return spells
+
+
+def _seating_break(spells: Sequence[Sitting], seated: Sequence[Player]) -> int | None:
+    """The index of the first spell that breaks the seating's rules (``_sittings``), or None."""
+    for seat, starter in enumerate(seated):
+        own = sorted(
+            (i for i, spell in enumerate(spells) if spell.seat == seat), key=lambda i: spells[i].first
+        )
+        if not own:
+            return len(spells)
+        expected, player = 1, starter
+        for place, i in enumerate(own):
+            spell = spells[i]
+            if spell.first != expected or (place == 0 and spell.player != player):
+                return i
+            if (spell.last is None) != (place == len(own) - 1):
+                return i
+            expected = (spell.last or 0) + 1
+    for i, spell in enumerate(spells):
+        for other in spells[:i]:
+            if other.player == spell.player and _overlap(other, spell):
+                return i
+    return None
+
+
+def _overlap(one: Sitting, other: Sitting) -> bool:
+    ends = [spell.last if spell.last is not None else services.MAX_ID for spell in (one, other)]
+    return one.first <= ends[1] and other.first <= ends[0]
 
 
 def _party(file_id: object, seated: Sequence[Player], players: Mapping[int, Player], field: str) -> Player:

@@ -384,7 +384,7 @@ def _settle(
 def _compare_totals(session: Session, replay: _Replay) -> Iterator[Finding]:
     totals = selectors.session_totals(session)
     # What is stored (per seat, the house) beside what the replay reached: the points, then any coins.
-    points = [seat.points for seat in totals.seats]
+    points = selectors.points_by_seat(session)
     figures: list[tuple[str, Sequence[int | None], int | None, Sequence[int], int]] = [
         ("totals are points", points, totals.house, replay.points, replay.house)
     ]

@@ -215,6 +215,43 @@ class SessionSeat(models.Model):
         return f"seat {self.seat}: {self.player_id}"
 
 
+class Sitting(models.Model):
+    """One player's spell in one seat of a session: hands ``first`` to ``last`` (null: he sits there now).
+
+    ``SessionSeat`` is the table now (what the hand in progress and the table's pages read); the sittings
+    are who sat where when: a round's seat-to-player map is the sittings its position falls in, and what a
+    person played in a session (his hands, his totals, his place in its settle-up) is read through them, so
+    everything follows the person, not the seat (docs/ledger.md, "Substitutes"). A session starts with
+    four open sittings from hand 1; a change of seats (``services.session_seats_change``) closes the
+    changed seats' and opens new ones from the hand about to be played, in the same transaction as the
+    ``SessionSeat`` rows it rewrites.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="sittings")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sittings")
+    first = models.PositiveIntegerField(default=1)
+    last = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("session", "first", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=("session", "seat", "first"), name="sitting_one_spell_a_seat"),
+            models.UniqueConstraint(
+                fields=("session", "seat"), condition=Q(last__isnull=True), name="sitting_one_open_a_seat"
+            ),
+            models.CheckConstraint(condition=Q(seat__gte=0, seat__lt=SEATS), name="sitting_seat_in_range"),
+            models.CheckConstraint(
+                condition=Q(first__gte=1) & (Q(last__isnull=True) | Q(last__gte=models.F("first"))),
+                name="sitting_hands_in_order",
+            ),
+        )
+        indexes = (models.Index(fields=("session", "player"), name="sitting_session_player"),)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.player_id} from hand {self.first}"
+
+
 class Round(models.Model):
     """A hand played in a session. Its current events mirror its latest version."""
 

@@ -65,6 +65,7 @@ from .models import (
     SessionInvite,
     SessionSeat,
     SessionStatus,
+    Sitting,
     VersionKind,
     WinRecord,
 )
@@ -129,7 +130,7 @@ def _table_sql() -> str:
     return f"""
     SELECT seat.seat, seat.player_id, player.name, membership.role,
         COALESCE((SELECT SUM(entry.points) FROM {LedgerEntry._meta.db_table} AS entry
-                  WHERE entry.session_id = seat.session_id AND entry.seat = seat.seat), 0),
+                  WHERE entry.session_id = seat.session_id AND entry.player_id = seat.player_id), 0),
         {columns}
     FROM {SessionSeat._meta.db_table} AS seat
     JOIN {tables["session"]} AS session ON session.id = seat.session_id
@@ -310,6 +311,28 @@ def session_seats(session: Session) -> list[SessionSeat]:
     return list(SessionSeat.objects.filter(session=session).select_related("player").order_by("seat"))
 
 
+def seat_map(session_id: int, position: int) -> dict[int, int]:
+    """Seat -> player id as the table sat for the hand at ``position`` (one query over its sittings):
+    whom a round's rows and wins name, when it is recorded and whenever it is corrected."""
+    return dict(
+        Sitting.objects.filter(session_id=session_id, first__lte=position)
+        .filter(Q(last__isnull=True) | Q(last__gte=position))
+        .values_list("seat", "player_id")
+    )
+
+
+def seated_at(session_id: int, position: int) -> tuple[tuple[int, str], ...]:
+    """Each seat's (player id, name) in seat order, as the table sat for the hand at ``position`` (one
+    query): how a recorded hand names its seats, whoever sits there now."""
+    rows = (
+        Sitting.objects.filter(session_id=session_id, first__lte=position)
+        .filter(Q(last__isnull=True) | Q(last__gte=position))
+        .order_by("seat")
+        .values_list("player_id", "player__name")
+    )
+    return tuple((player, name) for player, name in rows)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatTotal:
     seat: int
@@ -321,10 +344,19 @@ class SeatTotal:
 
 @dataclass(frozen=True, slots=True)
 class SessionTotals:
+    """A session's totals, each a person's (docs/ledger.md, "Substitutes"): ``seats`` the four at the table
+    now in seat order, ``away`` whoever played earlier and has left (in the order they left, each at the
+    seat he left), ``players`` all of them: what the settle-up, the debts and the picture count."""
+
     seats: tuple[SeatTotal, ...]
     house: int
     house_coins: int | None
     rounds: int
+    away: tuple[SeatTotal, ...] = ()
+
+    @property
+    def players(self) -> tuple[SeatTotal, ...]:
+        return self.seats + self.away
 
 
 def _per(rows: QuerySet[Any], key: str, aggregate: Aggregate) -> dict[Any, Any]:
@@ -333,28 +365,55 @@ def _per(rows: QuerySet[Any], key: str, aggregate: Aggregate) -> dict[Any, Any]:
 
 
 def session_totals(session: Session) -> SessionTotals:
-    """Running totals per seat (three queries: seats, points, coins; a fourth counts the rounds)."""
+    """Running totals per person (four queries: sittings, points, coins, the rounds)."""
     return sessions_totals([session])[session.pk]
 
 
 def sessions_totals(sessions: Sequence[Session]) -> dict[int, SessionTotals]:
     """``session_totals`` of many sessions at once, by session id: the same four queries whatever their
-    number (an export reads a whole group's)."""
+    number (an export reads a whole group's). Points are summed by player, so a seat's total is its
+    player's and a substitute's hands count for him; coins by seat (a session with coins never changes
+    its players)."""
     ids = [session.pk for session in sessions]
-    per_seat = ("session_id", "seat")
-    points = _per_pair(LedgerEntry.objects.filter(session_id__in=ids), per_seat, Sum("points"))
+    points = _per_pair(
+        LedgerEntry.objects.filter(session_id__in=ids), ("session_id", "player_id"), Sum("points")
+    )
     with_coins = [session.pk for session in sessions if session.coins_enabled]
     coins = (
-        _per_pair(CoinEntry.objects.filter(session_id__in=with_coins), per_seat, Sum("coins"))
+        _per_pair(CoinEntry.objects.filter(session_id__in=with_coins), ("session_id", "seat"), Sum("coins"))
         if with_coins
         else {}
     )
     rounds = _per(Round.objects.filter(session_id__in=ids, voided=False), "session_id", Count("id"))
-    seats = seated(sessions)
+    sat = sittings(sessions)
     return {
-        session.pk: _totals_of(session, seats.get(session.pk, ()), points, coins, rounds.get(session.pk, 0))
+        session.pk: _totals_of(session, sat.get(session.pk, ()), points, coins, rounds.get(session.pk, 0))
         for session in sessions
     }
+
+
+def sittings(sessions: QuerySet[Session] | Sequence[Session]) -> dict[int, list[Sitting]]:
+    """Each session's sittings with their players, in the order they began, by session id. One query."""
+    found: dict[int, list[Sitting]] = {}
+    for sitting in (
+        Sitting.objects.filter(session__in=sessions).select_related("player").order_by("first", "seat")
+    ):
+        found.setdefault(sitting.session_id, []).append(sitting)
+    return found
+
+
+def table_and_away(spells: Iterable[Sitting]) -> tuple[list[Sitting], list[Sitting]]:
+    """The sittings open now in seat order, and the last sitting of each player who has left, in the
+    order they left: the people of a session as its totals list them."""
+    spells = list(spells)
+    table = sorted((spell for spell in spells if spell.last is None), key=lambda spell: spell.seat)
+    here = {spell.player_id for spell in table}
+    last: dict[int, Sitting] = {}
+    for spell in spells:
+        gone = spell.player_id not in here and spell.last is not None
+        if gone and (spell.player_id not in last or (spell.last or 0) > (last[spell.player_id].last or 0)):
+            last[spell.player_id] = spell
+    return table, sorted(last.values(), key=lambda spell: (spell.last or 0, spell.seat))
 
 
 def _per_pair(rows: QuerySet[Any], keys: tuple[str, str], aggregate: Aggregate) -> dict[Any, Any]:
@@ -370,35 +429,61 @@ def _per_pair(rows: QuerySet[Any], keys: tuple[str, str], aggregate: Aggregate) 
 
 def _totals_of(
     session: Session,
-    seats: Iterable[SessionSeat],
+    spells: Iterable[Sitting],
     points: Mapping[tuple[int, int | None], Any],
     coins: Mapping[tuple[int, int | None], Any],
     rounds: int,
 ) -> SessionTotals:
     starting = session.starting_balances or [0] * SEATS
     key = session.pk
+
+    def total(spell: Sitting, *, here: bool) -> SeatTotal:
+        return SeatTotal(
+            seat=spell.seat,
+            player_id=spell.player_id,
+            player_name=spell.player.name,
+            points=int(points.get((key, spell.player_id)) or 0),
+            coins=int(starting[spell.seat]) + int(coins.get((key, spell.seat)) or 0)
+            if session.coins_enabled and here
+            else None,
+        )
+
+    table, away = table_and_away(spells)
     return SessionTotals(
-        seats=tuple(
-            SeatTotal(
-                seat=seat.seat,
-                player_id=seat.player_id,
-                player_name=seat.player.name,
-                points=int(points.get((key, seat.seat)) or 0),
-                coins=int(starting[seat.seat]) + int(coins.get((key, seat.seat)) or 0)
-                if session.coins_enabled
-                else None,
-            )
-            for seat in seats
-        ),
+        seats=tuple(total(spell, here=True) for spell in table),
         house=int(points.get((key, None)) or 0),
         house_coins=int(coins.get((key, None)) or 0) if session.coins_enabled else None,
         rounds=int(rounds),
+        away=tuple(total(spell, here=False) for spell in away),
     )
 
 
-def seat_points(session: Session) -> tuple[int, ...]:
-    """Each seat's running points (one query): what the table's seats show beside this hand's part."""
+def _players_points() -> Subquery:
+    """The running points in its session of the player an outer seat row names (his, whichever seats he
+    sat at: they follow the person), for a seat row's annotation."""
+    return Subquery(
+        LedgerEntry.objects.filter(session=OuterRef("session_id"), player=OuterRef("player_id"))
+        .values("player")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+
+
+def points_by_seat(session: Session) -> list[int]:
+    """Each seat's ledger sum, whoever sat there (one query): what a replay of the rounds, seat by seat,
+    reaches (ledger/integrity.py). The table's totals are a person's (``seat_points``)."""
     points = _per(LedgerEntry.objects.filter(session=session, is_house=False), "seat", Sum("points"))
+    return [int(points.get(seat) or 0) for seat in range(SEATS)]
+
+
+def seat_points(session: Session) -> tuple[int, ...]:
+    """Each seat's running points, its player's (one query): what the table's seats show beside this
+    hand's part."""
+    points = dict(
+        SessionSeat.objects.filter(session=session)
+        .annotate(points=Coalesce(_players_points(), 0))
+        .values_list("seat", "points")
+    )
     return tuple(int(points.get(seat) or 0) for seat in range(SEATS))
 
 
@@ -448,9 +533,11 @@ def session_money_settle_up(session: Session) -> dict[str, Any]:
 
 
 def points_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any]:
-    """The points' settle-up; the table fee enters it when the session settles in points."""
+    """The points' settle-up over everyone who played (``totals.players``: the seats now, then whoever
+    left), so its balances and its payments' ``from``/``to`` index them, the four seats first; the table
+    fee enters it when the session settles in points."""
     fee = None if session.coins_enabled else session
-    return _settled([seat.points for seat in totals.seats], totals.house, totals, fee)
+    return _settled([person.points for person in totals.players], totals.house, totals, fee)
 
 
 def coin_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any] | None:
@@ -466,11 +553,12 @@ def money_settle_up(session: Session, totals: SessionTotals) -> dict[str, Any]:
 
 
 def table_fee(session: Session, nets: Sequence[int], totals: SessionTotals) -> dict[str, Any] | None:
-    """The session's table fee against ``nets`` (docs/ledger.md, "The table fee"): each seat's share, and
-    the seat who paid the room (None: the house is owed it). None without a fee."""
+    """The session's table fee against ``nets`` (docs/ledger.md, "The table fee"): each player's share (in
+    the order of ``totals.players``), and the place there of who paid the room (``paid_by_seat``; None:
+    the house is owed it). None without a fee."""
     if not session.fee_amount:
         return None
-    seat_of = {seat.player_id: seat.seat for seat in totals.seats}
+    seat_of = {person.player_id: place for place, person in enumerate(totals.players)}
     return {
         "amount": session.fee_amount,
         "split": session.fee_split,
@@ -501,27 +589,33 @@ def _settled(
     *moved, to_house = fee_moves(fee, len(nets))
     balances = [net + change for net, change in zip(nets, moved, strict=True)]
     house += to_house
-    names = [seat.player_name for seat in totals.seats]
+    people = totals.players
     payments = []
     for payment in settle_up([*balances, house] if house else balances):
         payments.append(
             {
-                "from": _party(payment.payer),
-                "from_name": _party_name(payment.payer, names),
-                "to": _party(payment.payee),
-                "to_name": _party_name(payment.payee, names),
+                "from": _party(payment.payer, people),
+                "from_name": _party_name(payment.payer, people),
+                "from_player": _party_player(payment.payer, people),
+                "to": _party(payment.payee, people),
+                "to_name": _party_name(payment.payee, people),
+                "to_player": _party_player(payment.payee, people),
                 "amount": payment.amount,
             }
         )
     return {"balances": balances, "house": house, "payments": payments, "fee": fee}
 
 
-def _party(index: int) -> int | str:
-    return "house" if index == SEATS else index
+def _party(index: int, people: Sequence[SeatTotal]) -> int | str:
+    return "house" if index == len(people) else index
 
 
-def _party_name(index: int, names: list[str]) -> str:
-    return "房间 house" if index == SEATS else names[index]
+def _party_name(index: int, people: Sequence[SeatTotal]) -> str:
+    return "房间 house" if index == len(people) else people[index].player_name
+
+
+def _party_player(index: int, people: Sequence[SeatTotal]) -> int | None:
+    return None if index == len(people) else people[index].player_id
 
 
 def ledger_entries(session: Session) -> QuerySet[LedgerEntry]:
@@ -580,6 +674,43 @@ def _round_coins(seat: int) -> Subquery:
 
 def iter_round_net(session: Session) -> Iterator[WithAnnotations[Round, WithNets]]:
     return round_net(session).iterator(chunk_size=100)
+
+
+def iter_round_person_net(
+    session: Session, people: Sequence[int]
+) -> Iterator[WithAnnotations[Round, WithNets]]:
+    """``round_net`` by person, not seat: ``net_<i>`` is what ``people[i]`` (a player id) netted in each
+    round, whichever seat he sat at (a substitute's column is his own)."""
+    sums = {
+        f"net_{place}": Sum("entries__points", filter=Q(entries__player_id=player))
+        for place, player in enumerate(people)
+    }
+    rounds = Round.objects.filter(session=session).annotate(
+        **sums, net_house=Sum("entries__points", filter=Q(entries__is_house=True))
+    )
+    if session.coins_enabled:  # a session with coins never changes its players: its seats are its people
+        rounds = rounds.annotate(**{f"coins_{seat}": _round_coins(seat) for seat in range(SEATS)})
+    return rounds.order_by("position").iterator(chunk_size=100)
+
+
+def names_at(spells: Sequence[Sitting], position: int) -> tuple[str, ...]:
+    """Each seat's player name, in seat order, for the hand at ``position`` (from sittings read already)."""
+    sat = (sitter(spells, seat, position) for seat in range(SEATS))
+    return tuple(spell.player.name if spell is not None else "" for spell in sat)
+
+
+def sitter(spells: Iterable[Sitting], seat: int, position: int) -> Sitting | None:
+    """Who sat at ``seat`` for the hand at ``position``, among a session's sittings (read already)."""
+    return next(
+        (
+            spell
+            for spell in spells
+            if spell.seat == seat
+            and spell.first <= position
+            and (spell.last is None or spell.last >= position)
+        ),
+        None,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -416,16 +416,27 @@ class SeatTotalSerializer(serializers.Serializer[Any]):
 
 class TotalsSerializer(serializers.Serializer[Any]):
     rounds = serializers.IntegerField(help_text="Rounds that count (voided ones do not).")
-    seats = SeatTotalSerializer(many=True)
-    house = serializers.IntegerField(help_text="Burned points; the seats plus the house sum to 0.")
+    seats = SeatTotalSerializer(many=True, help_text="The four seats now, each its player's total.")
+    away = SeatTotalSerializer(
+        many=True,
+        help_text="Who played earlier and was substituted, in the order they left, at the seat each left "
+        "(empty when nobody was).",
+    )
+    house = serializers.IntegerField(help_text="Burned points; the seats, away and the house sum to 0.")
     house_coins = serializers.IntegerField(allow_null=True)
 
 
 class SettleUpPaymentSerializer(serializers.Serializer[Any]):
-    from_ = serializers.JSONField(help_text="A seat (0..3).")
+    from_ = serializers.JSONField(
+        help_text="A place in the totals' seats then away: a seat (0..3), or 4 and on for who left."
+    )
     from_name = serializers.CharField()
-    to = serializers.JSONField(help_text='A seat (0..3), or "house" for burned points.')
+    from_player = serializers.IntegerField(help_text="The payer's player id.")
+    to = serializers.JSONField(help_text='A place as `from`, or "house" for burned points.')
     to_name = serializers.CharField()
+    to_player = serializers.IntegerField(
+        allow_null=True, help_text="The payee's player id (null: the house)."
+    )
     amount = serializers.IntegerField()
 
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
@@ -762,6 +773,25 @@ class HandSetupSerializer(serializers.Serializer[Any]):
     dealer = seat_field("The dealer's seat (0..3).", required=False)
     void_suits = void_suits_field(allow_null=True)
     revision = serializers.IntegerField(min_value=0)
+
+
+class SeatsChangeSerializer(serializers.Serializer[Any]):
+    """``POST sessions/{id}/seats/``: from the hand about to be played, a seat's player changes or two seats
+    swap; exactly one of ``player``, ``name`` and ``swap``."""
+
+    seat = seat_field("The seat that changes (0..3).")
+    player = serializers.IntegerField(required=False, help_text="A player of the group who takes the seat.")
+    name = serializers.CharField(
+        required=False, help_text="Or the player's name: a name the group does not know becomes a player."
+    )
+    swap = seat_field("Or the seat (0..3) it swaps with.", required=False)
+    revision = serializers.IntegerField(min_value=0)
+
+
+class SeatsChangedSerializer(serializers.Serializer[Any]):
+    seats = SeatSerializer(many=True, help_text="The table as it now sits, in seat order.")
+    from_hand = serializers.IntegerField(help_text="The hand from which it sits so (the hand in progress).")
+    hand = HandSerializer(help_text="The hand in progress, its revision moved on.")
 
 
 class HandFinishedSerializer(serializers.Serializer[Any]):

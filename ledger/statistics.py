@@ -4,7 +4,8 @@ What counts, read once here for the statistics page and the API alike:
 
 1. A hand counts when its round is not voided and is a hand: a round of adjustments only (罚分 between
    hands, ``Round.adjustment``) is none, though its points count (rule 2). A player played it when he sat
-   in its session (``SessionSeat``); a session counts once it has a round that counts.
+   at the table for it (his ``Sitting``s: a substitute played the hands from his first on, the player he
+   replaced those before); a session counts once it has a round that counts.
 2. Points are plain sums of a player's ledger rows: reversals cancel what they reverse, so a corrected hand
    counts as corrected and a voided one not at all.
 3. Wins, self-draws, deal-ins and the biggest hand are the ``WinRecord`` rows of each round's current
@@ -37,7 +38,7 @@ from typing import Any, TypedDict
 
 from django.db.models import Count, F, Model, OuterRef, Q, QuerySet, Subquery, Sum
 
-from .models import Figures, Group, Player, Session, SessionSeat, WinRecord
+from .models import Figures, Group, Player, Session, Sitting, WinRecord
 from .names import session_title
 
 AVERAGE_PLACES = Decimal("0.1")
@@ -284,7 +285,14 @@ def _biggest_hands(scope: Scope) -> dict[int, BiggestHand]:
     # session and sort each player's wins (90 ms at 1,000 sessions) instead of walking the index.
     best = current.filter(winner=OuterRef("pk")).order_by("-fan", "id").values("id")[:1]
     best_ids = Player.objects.filter(group=scope.group).annotate(best=Subquery(best)).values("best")
-    seat = SessionSeat.objects.filter(session=OuterRef("session"), player=OuterRef("winner")).values("seat")
+    # his seat for that hand: the sitting its position falls in
+    seat = (
+        Sitting.objects.filter(
+            session=OuterRef("session"), player=OuterRef("winner"), first__lte=OuterRef("round__position")
+        )
+        .filter(Q(last__isnull=True) | Q(last__gte=OuterRef("round__position")))
+        .values("seat")
+    )
     wins = (
         WinRecord.objects.filter(pk__in=best_ids)
         .annotate(seat=Subquery(seat[:1]))

@@ -62,6 +62,7 @@ ROUTES = (
     (f"{SESSION}hand/events/<ledger_id:index>/", api.HandEventView, "session-hand-event"),
     (f"{SESSION}hand/undo/", api.HandUndoView, "session-hand-undo"),
     (f"{SESSION}hand/redo/", api.HandRedoView, "session-hand-redo"),
+    (f"{SESSION}seats/", api.SessionSeatsView, "session-seats"),
     (ROUND, api.RoundDetailView, "round-detail"),
     (f"{ROUND}correct/", api.RoundCorrectView, "round-correct"),
     (f"{ROUND}void/", api.RoundVoidView, "round-void"),

@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("ledger.pages.moving")),
     path("", include("pwa.urls")),
     path("", include("ledger.pages.invites")),
+    path("", include("ledger.pages.seats")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -57,6 +57,7 @@ from .hand import (
     HandRedoView,
     HandUndoView,
     HandView,
+    SessionSeatsView,
 )
 from .invites import (
     INVITATION_ID,
@@ -148,6 +149,7 @@ __all__ = [
     "SessionDetailView",
     "SessionFeeView",
     "SessionListView",
+    "SessionSeatsView",
     "SettleUpView",
     "SignUpThrottle",
     "StandingsView",

@@ -48,20 +48,25 @@ def neutralise(cell: object) -> object:
 
 def export_rows(session: Any) -> Iterator[list[object]]:
     """The session as rows: a header, one row per round (net points per player, the house, and each
-    player's coin change when coins are on), a total row summing every number column."""
-    seats = selectors.session_seats(session)
-    names = [seat.player.name for seat in seats]
+    player's coin change when coins are on), a total row summing every number column. A player is a
+    person: one column each for everyone who played (the seats now, then whoever was substituted), and
+    the dealer named as the table sat for that hand."""
+    spells = selectors.sittings([session]).get(session.pk, [])
+    table, away = selectors.table_and_away(spells)
+    people = [*table, *away]
+    names = [spell.player.name for spell in people]
     coin_headers = [f"{name} 游戏币 coins" for name in names] if session.coins_enabled else []
     yield ["局 round", "版本 version", "状态 status", "庄 dealer", *names, "房间 house", *coin_headers]
     totals = [0] * (len(names) + 1 + len(coin_headers))
-    for round_ in selectors.iter_round_net(session):
+    for round_ in selectors.iter_round_person_net(session, [spell.player_id for spell in people]):
         net = [int(getattr(round_, f"net_{seat}") or 0) for seat in range(len(names))]
         net.append(int(round_.net_house or 0))
         coin_cells = [int(getattr(round_, f"coins_{seat}") or 0) for seat in range(len(coin_headers))]
         numbers = [*net, *coin_cells]
         totals = [total + value for total, value in zip(totals, numbers, strict=True)]
         state = "作废 voided" if round_.voided else ("更正 corrected" if round_.version > 1 else "")
-        yield [round_.position, round_.version, state, names[round_.dealer], *numbers]
+        dealer = selectors.sitter(spells, round_.dealer, round_.position)
+        yield [round_.position, round_.version, state, dealer.player.name if dealer else "", *numbers]
     yield ["合计 total", "", "", "", *totals]
     fee = selectors.session_money_settle_up(session)["fee"]
     if fee is not None:

@@ -30,6 +30,9 @@ from ..serializers import (
     HandRevisionSerializer,
     HandSerializer,
     HandSetupSerializer,
+    SeatsChangedSerializer,
+    SeatsChangeSerializer,
+    SeatSerializer,
 )
 from .common import ERRORS, READ_ERRORS, SESSION_ID, SignedInApiRequest, _idempotency_key, _round_data
 
@@ -99,6 +102,7 @@ HAND_EVENT_EXAMPLE = OpenApiExample(
 HAND_EVENT_FIELDS = frozenset({"event", "revision", "note"})
 HAND_SETUP_FIELDS = frozenset({"dealer", "void_suits", "revision"})
 REVISION_FIELDS = frozenset({"revision"})
+SEATS_FIELDS = frozenset({"seat", "player", "name", "swap", "revision"})
 
 
 def _hand_etag(revision: int) -> str:
@@ -313,3 +317,38 @@ class HandRedoView(HandAPIView):
             idempotency_key=_idempotency_key(request),
         )
         return self.answer(outcome)
+
+
+class SessionSeatsView(HandAPIView):
+    @extend_schema(
+        tags=["hand"],
+        summary="Between two hands: a substitute takes a seat, or two seats swap",
+        description=(
+            "From the hand about to be played on (the hand in progress, before its first event), `seat` is "
+            "`player` (a player of the group), or the player called `name` (a new one if the group has "
+            "none so called), or it swaps with seat `swap`. Rounds already recorded keep the players they "
+            "were played by; totals, settle-up, debts and statistics follow each person "
+            '(docs/ledger.md, "Substitutes"). 409 with the hand when it has begun '
+            "(`seat_change_mid_hand`), when the session plays for coins (`seat_change_coins`) or when "
+            "`revision` is stale; 400 naming `seat`, `player`, `name` or `swap`."
+        ),
+        parameters=[SESSION_ID, HAND_KEY],
+        request=SeatsChangeSerializer,
+        responses={200: SeatsChangedSerializer, **ERRORS, **HAND_CONFLICT},
+    )
+    def post(self, request: SignedInApiRequest, session_id: int) -> Response:
+        session = self.session_for(request, session_id)
+        body = request_object(request.data, SEATS_FIELDS, ("seat", "revision"))
+        change = services.session_seats_change(
+            actor=request.user, session=session, idempotency_key=_idempotency_key(request), **body
+        )
+        hand = change.hand
+        data = {
+            "seats": SeatSerializer(selectors.session_seats(session), many=True).data,
+            "from_hand": hand.number,
+            "hand": HandSerializer(selectors.session_hand(session)).data,
+        }
+        headers = {"ETag": _hand_etag(hand.revision)}
+        if change.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(data, headers=headers)

@@ -2,19 +2,13 @@
 ``counted_hands``; ledger/figures.py, issue 16), made for the sessions already stored from their ledger,
 and the index a player's biggest hand is read down.
 
-The fill calls ``figures.rebuild``, the one definition of what the rows hold (a few hundred sessions at a
-time; it reads the ledger's rows through the models of this code, which these tables match here).
+The fill is 0022's: ``figures.rebuild``, the one definition of what the rows hold, reads the ledger's rows
+through the models of this code, and they count a player's hands through his sittings (``Sitting``), which
+0022 adds; a database that applied this migration before it moved is filled again there, the same rows.
 """
 
 import django.db.models.deletion
 from django.db import migrations, models
-
-
-def fill(apps, schema_editor):
-    from ledger import figures
-
-    Session = apps.get_model("ledger", "Session")
-    figures.rebuild(Session.objects.order_by("pk").values_list("pk", flat=True))
 
 
 class Migration(migrations.Migration):
@@ -89,5 +83,4 @@ class Migration(migrations.Migration):
                 fields=("session", "player", "other"), name="figures_once_per_pair"
             ),
         ),
-        migrations.RunPython(fill, migrations.RunPython.noop),
     ]

@@ -159,8 +159,6 @@ def _money(session: Session) -> dict[str, Any]:
         "unit": _("coins") if in_coins else "",
         "transfers": tuple((payment.payer, payment.payee, payment.amount) for payment in what_moves(session)),
         "fee": fee_line(selectors.money_settle_up(session, totals)["fee"], [line.name for line in lines]),
-        "names": tuple(seat.player_name for seat in totals.seats),
-        "seat_of": {seat.player_id: seat.seat for seat in totals.seats},
     }
 
 
@@ -171,13 +169,14 @@ def _biggest(session: Session, money: Mapping[str, Any]) -> tuple[Highlight, ...
     win = wins[0]
     version = win.round_version
     heading = _("Biggest hand · hand %(n)s") % {"n": win.round.position}
+    seated = selectors.seated_at(session.pk, win.round.position)  # named as the table sat for that hand
     highlight = win_highlight(
         version.events,
         version.result or {},
         version.notes,
         win.event_index,
-        money["seat_of"][win.winner_id],
-        names=money["names"],
+        [player for player, _name in seated].index(win.winner_id),
+        names=tuple(name for _player, name in seated),
         rules=session.rules,
         heading=heading,
     )
@@ -222,7 +221,7 @@ def hand_card(request: HttpRequest, session: Session, round_: Round) -> Card:
     """One hand as a picture: each seat's net in it, the fewest transfers that square it, each winner's
     hand and fan; the QR code is the evening's summary."""
     version = round_.versions.get(version=round_.version)
-    names = tuple(seat.player.name for seat in selectors.session_seats(session))
+    names = tuple(name for _player, name in selectors.seated_at(session.pk, round_.position))
     result = version.result or {"net": [0] * len(names), "events": [], "transfers": []}
     nets = [int(net) for net in result["net"]]
     highlights = tuple(

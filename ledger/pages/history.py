@@ -125,10 +125,6 @@ def _can_write(request: SignedInRequest, session: Session) -> bool:
     return role in WRITER_ROLES and session.is_open
 
 
-def names_of(session: Session) -> tuple[str, ...]:
-    return tuple(seat.player.name for seat in selectors.session_seats(session))
-
-
 def history_url(session: Session, round_: Round | None = None) -> str:
     if round_ is not None:
         return hand_url(session.pk, round_.position)
@@ -188,13 +184,16 @@ def _history(
     request: SignedInRequest, session: Session, *, alert: str = "", status: int = 200
 ) -> HttpResponse:
     language = page_language()
-    names = names_of(session)
+    spells = selectors.sittings([session]).get(session.pk, [])  # each hand named as the table sat for it
     page = history_page_of(request.GET, selectors.session_last_position(session))
     rounds = selectors.session_history(session, newest=page.newest, count=HANDS_PER_PAGE)
     context = {
         "session": session,
         "totals": selectors.session_totals(session),
-        "hands": [hand_view(round_, names, session.rules, language) for round_ in rounds],
+        "hands": [
+            hand_view(round_, selectors.names_at(spells, round_.position), session.rules, language)
+            for round_ in rounds
+        ],
         "page": page,
         "can_write": _can_write(request, session),
         "session_url": session_url(session),
@@ -368,12 +367,15 @@ def correct_page(request: SignedInRequest, session_id: int, round_id: int) -> Ht
 
 
 def _store(request: HtmxHttpRequest, session: Session, round_: Round) -> CorrectionStore:
-    """The draft, with the totals before this hand: the ledger's sums without this hand's own part."""
+    """The draft, with the totals before this hand: the ledger's sums without this hand's own part, each
+    seat as the table sat for this hand (a correction made after a substitute keeps the hand's players)."""
     totals = selectors.session_totals(session)
+    points = {person.player_id: person.points for person in totals.players}
+    seated = selectors.seated_at(session.pk, round_.position)
     current = round_.versions.get(version=round_.version).result or {}
-    own = current.get("net") or [0] * len(totals.seats)
-    before = [seat.points - own[seat.seat] for seat in totals.seats]
-    return CorrectionStore(request.session, round_, [seat.player_name for seat in totals.seats], before)
+    own = current.get("net") or [0] * len(seated)
+    before = [points.get(player, 0) - own[seat] for seat, (player, _name) in enumerate(seated)]
+    return CorrectionStore(request.session, round_, [name for _player, name in seated], before)
 
 
 def _save(request: SignedInRequest, session: Session, round_: Round, store: CorrectionStore) -> HttpResponse:

@@ -185,8 +185,11 @@ def _links(session: Session) -> list[tuple[str, str]]:
 
 
 def _writer_links(session: Session) -> list[tuple[str, str]]:
-    """邀请 (ledger/pages/invites.py), for those who may make a link: owners and scorekeepers."""
-    return [(reverse("session-invite", args=[session.pk]), _("Invite"))]
+    """邀请 (ledger/pages/invites.py) and 换人 (ledger/pages/seats.py), for owners and scorekeepers."""
+    return [
+        (reverse("session-invite", args=[session.pk]), _("Invite")),
+        (reverse("session-seats-page", args=[session.pk]), _("Change seats")),
+    ]
 
 
 # The footer says what this phone can do with the table: continue the hand, watch it, or look back at it

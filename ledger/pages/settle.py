@@ -55,15 +55,16 @@ def signed(points: int) -> str:
 
 
 def player_lines(session: Session, totals: selectors.SessionTotals) -> tuple[PlayerLine, ...]:
+    """Everyone who played, in the settle-up's order: the seats now, then whoever was substituted."""
     starting = session.starting_balances or [0] * len(totals.seats)
     return tuple(
         PlayerLine(
-            name=seat.player_name,
-            points=seat.points,
-            coins=seat.coins,
-            coin_change=None if seat.coins is None else seat.coins - int(starting[seat.seat]),
+            name=person.player_name,
+            points=person.points,
+            coins=person.coins,
+            coin_change=None if person.coins is None else person.coins - int(starting[person.seat]),
         )
-        for seat in totals.seats
+        for person in totals.players
     )
 
 
@@ -139,7 +140,7 @@ def _page(request: SignedInRequest, session: Session, *, alert: str = "", status
         "fee_line": fee,
         "can_set_fee": role in WRITER_ROLES,
         "fee_splits": SPLIT_WORDS.items(),
-        "seat_players": [(seat.player_id, seat.player_name) for seat in totals.seats],
+        "seat_players": [(person.player_id, person.player_name) for person in totals.players],
         "session": session,
         "hands": totals.rounds,
         "players": players,

@@ -44,6 +44,7 @@ from .invites import (
     invite_revoke,
 )
 from .rounds import MAX_TRANSFER_POINTS, ROUND_FIELDS, ROUND_REQUIRED, round_correct, round_record, round_void
+from .seats import SeatChange, session_seats_change
 from .sessions import (
     MAX_COINS,
     MAX_FEE,
@@ -70,6 +71,7 @@ __all__ = [
     "ROUND_REQUIRED",
     "HandOutcome",
     "HandSoFar",
+    "SeatChange",
     "account_create",
     "evening_keep",
     "group_create",
@@ -101,6 +103,7 @@ __all__ = [
     "round_void",
     "session_close",
     "session_fee_set",
+    "session_seats_change",
     "session_start",
     "session_start_by_names",
 ]

@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from settlement.engine import RoundResult
 
-from .. import bounds, figures, integrity
+from .. import bounds, figures, integrity, selectors
 from ..errors import IdempotencyKeyReusedError
 from ..models import (
     CoinEntry,
@@ -49,6 +49,7 @@ from ..models import (
     RoundVersion,
     Session,
     SessionSeat,
+    Sitting,
     VersionKind,
     WinRecord,
 )
@@ -84,12 +85,16 @@ class Draft:
     (``reinstate=True``) and ``round_void`` write it, and then closed as ``session_close`` closes it."""
 
     def __init__(
-        self, session: Session, seats: Sequence[SessionSeat], marks: Sequence[PaymentMark] = ()
+        self, session: Session, sittings: Sequence[Sitting], marks: Sequence[PaymentMark] = ()
     ) -> None:
         self.session = session
-        self.seats = list(seats)
+        self.sittings = list(sittings)  # who sat where when (models.Sitting); the open ones are the table
+        self.seats = [
+            SessionSeat(session=session, seat=spell.seat, player=spell.player)
+            for spell in sorted(self.sittings, key=lambda spell: spell.seat)
+            if spell.last is None
+        ]
         self.marks = list(marks)  # payment marks (ledger/debts.py): outside the seal, stored as they come
-        self.player_of = {seat.seat: seat.player_id for seat in seats}
         self.hand = HandInProgress(session=session, number=1, dealer=0)
         self.rounds: list[Round] = []
         self.written: list[_Written] = []  # in the order written: the chain's order
@@ -163,22 +168,33 @@ class Draft:
             by_position.setdefault(written.version.round.position, []).append(written.version)
         return by_position
 
+    def player_of(self, position: int) -> dict[int, int]:
+        """``selectors.seat_map``: seat -> player id as the table sat for the hand at ``position``."""
+        return {
+            spell.seat: spell.player.pk
+            for spell in self.sittings
+            if spell.first <= position and (spell.last is None or spell.last >= position)
+        }
+
     def totals(self) -> tuple[list[int], int, list[int] | None, int | None]:
-        """Points per seat, the house's, coins per seat (the starting balances included) and the house's:
-        the sums ``selectors.session_totals`` takes over the rows."""
+        """Points per person (the seats now, then whoever left), the house's, coins per seat (the
+        starting balances included) and the house's: the sums ``selectors.session_totals`` takes over
+        the rows."""
         points: dict[int | None, int] = {}
         coins: dict[int | None, int] = {}
         for written in self.written:
             for row in written.rows["entries"]:
-                points[row.seat] = points.get(row.seat, 0) + row.points
+                points[row.player_id] = points.get(row.player_id, 0) + row.points
             for row in written.rows["coins"]:
                 coins[row.seat] = coins.get(row.seat, 0) + row.coins
-        seats = [seat.seat for seat in self.seats]
+        table, away = selectors.table_and_away(self.sittings)
+        people = [spell.player.pk for spell in (*table, *away)]
         if not self.session.coins_enabled:
-            return [points.get(seat, 0) for seat in seats], points.get(None, 0), None, None
+            return [points.get(person, 0) for person in people], points.get(None, 0), None, None
         starting = self.session.starting_balances or []
+        seats = [spell.seat for spell in table]
         return (
-            [points.get(seat, 0) for seat in seats],
+            [points.get(person, 0) for person in people],
             points.get(None, 0),
             [int(starting[seat]) + coins.get(seat, 0) for seat in seats],
             coins.get(None, 0),
@@ -252,11 +268,12 @@ class Draft:
         wins: list[WinRecord] = []
         if result is not None:
             if moves_points:
-                current.entries = rounds._entries(round_, version, self.player_of, result.transfers)
+                seats = self.player_of(round_.position)
+                current.entries = rounds._entries(round_, version, seats, result.transfers)
                 entries += current.entries
             current.coins = rounds._coin_entries(round_, version, result)
             coins += current.coins
-            wins = rounds._win_records(round_, version, self.player_of, result)
+            wins = rounds._win_records(round_, version, self.player_of(round_.position), result)
         self._current[round_.position] = current
         if result is not None:
             self._settled[round_.position] = result
@@ -346,6 +363,7 @@ class Import:
         return [
             (Session, [draft.session for draft in drafts]),
             (SessionSeat, [seat for draft in drafts for seat in draft.seats]),
+            (Sitting, [spell for draft in drafts for spell in draft.sittings]),
             (HandInProgress, [draft.hand for draft in drafts]),
             (Round, [round_ for draft in drafts for round_ in draft.rounds]),
             (RoundVersion, [w.version for draft in drafts for w in draft.written]),

@@ -27,7 +27,6 @@ from ..models import (
     Round,
     RoundVersion,
     Session,
-    SessionSeat,
     VersionKind,
     WinRecord,
 )
@@ -103,7 +102,8 @@ def _round_insert(
 ) -> Round:
     """The round at the end of the session, settled already: its row, its first version and their rows.
     ``position``: the session's next one, when the caller has read it already under the lock; ``seats``:
-    each seat's player, when the caller has read them (a session's seats never change)."""
+    each seat's player, when the caller has read the table now (a new round's: seats change only
+    between hands, ledger/services/seats.py)."""
     if position is None:
         position = (Round.objects.filter(session=session).aggregate(last=Max("position"))["last"] or 0) + 1
     round_ = _new_round(session, position, body, result, key=key, fingerprint=fingerprint)
@@ -371,10 +371,8 @@ def _write_version(
     entries, coins = _reversals(round_, stored, points=moves_points)
     wins: list[WinRecord] = []
     if result is not None:
-        if seats is None:
-            seats = dict(
-                SessionSeat.objects.filter(session_id=round_.session_id).values_list("seat", "player_id")
-            )
+        if seats is None:  # as the table sat for this hand (a correction's is its own)
+            seats = selectors.seat_map(round_.session_id, round_.position)
         if moves_points:
             entries += _entries(round_, stored, seats, result.transfers)
         coins += _coin_entries(round_, stored, result)

@@ -26,6 +26,7 @@ from ..models import (
     Session,
     SessionSeat,
     SessionStatus,
+    Sitting,
 )
 from .checks import MAX_ID, _check_dealer, _is_whole, _optional_text, _required_text, require_role
 from .groups import player_add
@@ -62,6 +63,9 @@ def session_start(
     session.save(force_insert=True)
     SessionSeat.objects.bulk_create(
         SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(players)
+    )
+    Sitting.objects.bulk_create(
+        Sitting(session=session, seat=seat, player=player) for seat, player in enumerate(players)
     )
     HandInProgress.objects.create(session=session, number=1, dealer=seat)
     return session
@@ -210,11 +214,12 @@ def session_fee_set(
     *, actor: User, session: Session, amount: object, split: object, paid_by: object
 ) -> Session:
     """Set the session's table fee (docs/ledger.md, "The table fee"): ``amount`` 0 (none) to MAX_FEE in
-    the session's unit, ``split`` one of ``FeeSplit``'s values, ``paid_by`` the id of a player of the
-    session who paid the room, or None while the house is still to be paid. Open or closed: the fee is
-    often known only when the evening ends, and it changes the settle-up, not the ledger."""
+    the session's unit, ``split`` one of ``FeeSplit``'s values, ``paid_by`` the id of a player who sat in
+    the session (a substitute or one who left included) and paid the room, or None while the house is
+    still to be paid. Open or closed: the fee is often known only when the evening ends, and it changes
+    the settle-up, not the ledger."""
     require_role(actor=actor, group=session.group, roles=WRITER_ROLES)
-    seated = set(SessionSeat.objects.filter(session=session).values_list("player_id", flat=True))
+    seated = set(Sitting.objects.filter(session=session).values_list("player_id", flat=True))  # who played
     fee = fee_checked(amount=amount, split=split, paid_by=paid_by, seated=seated)
     session = _locked(session)
     session.fee_amount, session.fee_split, session.fee_paid_by_id = fee

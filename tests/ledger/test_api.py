@@ -183,7 +183,15 @@ def test_burned_points_are_settled_as_a_payment_to_the_house(api, owner, group):
     assert sum(seat["points"] for seat in totals["seats"]) + totals["house"] == 0
     proposal = api.get(url("session-settle-up", session_id=session["id"])).json()
     assert proposal["payments"] == [
-        {"from": 0, "from_name": "小王", "to": "house", "to_name": "房间 house", "amount": 48}
+        {
+            "from": 0,
+            "from_name": "小王",
+            "from_player": ids[0],
+            "to": "house",
+            "to_name": "房间 house",
+            "to_player": None,
+            "amount": 48,
+        }
     ]
 
 

@@ -206,7 +206,7 @@ def test_an_import_replays_the_file_into_a_new_group_of_the_caller(owner, histor
             id="events-the-engine-refuses",
         ),
         pytest.param(lambda f: f.update(format="csv"), "format", id="not-a-group-file"),
-        pytest.param(lambda f: f.update(version=2), "version", id="a-later-version"),
+        pytest.param(lambda f: f.update(version=3), "version", id="a-later-version"),
         pytest.param(lambda f: f.update(version=True), "version", id="true-is-not-one"),
         pytest.param(lambda f: f["sessions"][0]["seats"].pop(), "sessions[0].players", id="three-seats"),
         pytest.param(
@@ -603,7 +603,8 @@ def test_an_import_takes_the_same_queries_whatever_the_size_of_the_file(owner, h
     """Issue 16: 45,777 queries for 100 sessions, a few per version; now a few per table."""
     file = json.loads(json.dumps(export(owner, history)))
     small, large = _import_queries(owner, file), _import_queries(owner, _evenings(file, 10))
-    assert large == small <= 52  # three for the payment marks: their ids, their insert; ten for the figures
+    # three for the payment marks (their ids, their insert), ten for the figures, three for the sittings
+    assert large == small <= 55
 
 
 def test_each_version_carries_its_notes_out_and_in(owner, history):

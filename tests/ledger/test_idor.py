@@ -51,6 +51,7 @@ SCOPED: dict[str, dict[str, str]] = {
     "session-hand-events": {"session_id": "session"},
     "session-hand-undo": {"session_id": "session"},
     "session-hand-redo": {"session_id": "session"},
+    "session-seats": {"session_id": "session"},
     "session-hand-event": {"session_id": "session", "index": "first event"},
     "round-detail": {"round_id": "round"},
     "round-correct": {"round_id": "round"},

@@ -41,6 +41,7 @@ def test_each_kind_of_refusal_has_its_status():
         errors.InviteUnusableError("expired"): 410,
         errors.StaleHandError(): 409,
         errors.HandRefusedError(DraftRefusal("nothing_to_undo", field="events")): 409,
+        errors.SeatChangeRefusedError("seat_change_mid_hand"): 409,
     }
     assert {type(refusal) for refusal in samples} >= {
         kind for kind in refusal_kinds() if kind not in (errors.LedgerRefusal, errors.HandConflict)
