@@ -326,6 +326,7 @@ def _the_demo_hand(table: Table) -> str:
 
 PAGES = {
     "invite": Visit("owner", lambda t: reverse("session-invite", args=[t.session.pk])),
+    "seats": Visit("owner", lambda t: reverse("session-seats-page", args=[t.session.pk])),
     "join-viewer": Visit(None, _join(Role.VIEWER)),
     "join-scorekeeper": Visit(None, _join(Role.SCOREKEEPER)),
     "join-scorekeeper-account": Visit("friend", _join(Role.SCOREKEEPER)),
