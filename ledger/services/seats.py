@@ -1,9 +1,9 @@
 """Changing seats between two hands: a substitute takes a seat, or two seats swap (docs/ledger.md,
 "Substitutes").
 
-``session_seats_change`` is a write of the hand in progress, under the session's lock like every other
-(``hand.hand_write``'s steps 1 to 3: the actor's role, a retry answered, a closed session or a stale
-revision refused), then:
+``session_seats_change`` is a write of the hand in progress like every other (``hand.hand_write``'s
+steps 1 to 3: the hand and the table read with the actor's role, a retry answered, a closed session or a
+stale revision refused), then, under the session's lock:
 
 1. the hand about to be played must be empty: a change mid-hand is refused (the hand's events name seats,
    and they were tapped for the players who sat then); a session that plays for coins keeps its four
@@ -13,7 +13,10 @@ revision refused), then:
 3. from this hand on (``HandInProgress.number``) the changed seats' sittings close at the hand before and
    new ones open, and ``SessionSeat`` is the table as it now sits; a sitting that has played no hand yet
    (a change before the first hand) is simply replaced;
-4. the hand's revision moves on, so every phone at the table sees the new seating.
+4. the hand's revision moves on, in the hand writes' one ``UPDATE … WHERE revision = <the one read>``:
+   when another write came first (an event tapped on another phone, a hand finished with the old seats),
+   nothing of the change is kept and it is refused as stale, so no event is ever lost to it and no round
+   is ever recorded with a seating that changed under it; every phone then sees the new seating.
 
 Rounds already recorded keep the seating they were played with (their rows name their players; a
 correction reads the round's own map, ``selectors.seat_map``).
@@ -30,7 +33,8 @@ from ..errors import LedgerError, SeatChangeRefusedError, SessionClosedError, St
 from ..models import SEATS, HandInProgress, Player, Session, SessionSeat, Sitting
 from .checks import MAX_ID, _fingerprint, _is_whole, _required_text
 from .groups import player_add
-from .hand import HAND_KEY_PREFIX, _locked_with_hand, _retried, _revision
+from .hand import HAND_KEY_PREFIX, _Moved, _read, _retried, _revision, _store
+from .sessions import _locked
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,45 +59,59 @@ def session_seats_change(
     """From the hand about to be played on, ``seat`` is ``player`` (an id of the group's players) or the
     player called ``name``, or it swaps with seat ``swap`` (exactly one of the three; the module's steps)."""
     asked = {"seats": {"seat": seat, "player": player, "name": name, "swap": swap}}
-    with transaction.atomic():
-        session, hand = _locked_with_hand(actor, session)
-        seen = _revision(revision)
-        key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
-        fingerprint = _fingerprint({**asked, "revision": seen})
-        retried = _retried(hand, key, fingerprint, own_key=idempotency_key is not None)
-        if retried is not None:
-            return SeatChange(hand=retried.hand, replayed=True)
-        if not session.is_open:
-            raise SessionClosedError()
-        if hand.revision != seen:
-            raise StaleHandError()
-        if hand.events:
-            raise SeatChangeRefusedError("seat_change_mid_hand")
-        if session.coins_enabled:
-            raise SeatChangeRefusedError("seat_change_coins")
-        table = dict(SessionSeat.objects.filter(session=session).values_list("seat", "player_id"))
-        seated = _seat(seat, "seat")
-        if sum(value is not None for value in (player, name, swap)) != 1:
-            raise LedgerError("seat_change_one", field="player")
-        if swap is not None:
-            other = _seat(swap, "swap")
-            if other == seated:
-                raise LedgerError("seat_change_swap_itself", field="swap")
-            new = {seated: table[other], other: table[seated]}
-        else:
-            newcomer = _newcomer(actor, session, player, name)
-            if newcomer in table.values():
-                at = next(place for place, sitter in table.items() if sitter == newcomer)
-                raise LedgerError(
-                    "seat_change_seated", field="player" if name is None else "name", seat=at + 1
-                )
-            new = {seated: newcomer}
-        _seat_anew(session, hand.number, new)
-        hand.undone = []  # a redo would replay an event tapped for whoever sat before
-        hand.revision = seen + 1
-        hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, None
-        hand.save()
-        return SeatChange(hand=hand)
+    seen = _revision(revision)
+    key = idempotency_key if idempotency_key is not None else f"{HAND_KEY_PREFIX}{seen}"
+    fingerprint = _fingerprint({**asked, "revision": seen})
+    hand, players = _read(actor, session, None)
+    if _retried(hand, key, fingerprint, own_key=idempotency_key is not None) is not None:
+        return SeatChange(hand=hand, replayed=True)
+    session = hand.session
+    if not session.is_open:
+        raise SessionClosedError()
+    if hand.revision != seen:
+        raise StaleHandError()
+    if hand.events:
+        raise SeatChangeRefusedError("seat_change_mid_hand")
+    if session.coins_enabled:
+        raise SeatChangeRefusedError("seat_change_coins")
+    table = dict(enumerate(players))
+    seated = _seat(seat, "seat")
+    if sum(value is not None for value in (player, name, swap)) != 1:
+        raise LedgerError("seat_change_one", field="player")
+    try:
+        with transaction.atomic():
+            locked = _locked(session)
+            new = _changed(actor, locked, table, seated, player, name, swap)
+            _seat_anew(locked, hand.number, new)
+            hand.undone = []  # a redo would replay an event tapped for whoever sat before
+            hand.revision = seen + 1
+            hand.last_key, hand.last_fingerprint, hand.last_round = key, fingerprint, None
+            _store(hand, seen)
+    except _Moved:
+        raise StaleHandError() from None
+    return SeatChange(hand=hand)
+
+
+def _changed(
+    actor: User,
+    session: Session,
+    table: dict[int, int],
+    seated: int,
+    player: object,
+    name: object,
+    swap: object,
+) -> dict[int, int]:
+    """Step 2: seat -> the player who sits there from now on, for each seat the change moves."""
+    if swap is not None:
+        other = _seat(swap, "swap")
+        if other == seated:
+            raise LedgerError("seat_change_swap_itself", field="swap")
+        return {seated: table[other], other: table[seated]}
+    newcomer = _newcomer(actor, session, player, name)
+    if newcomer in table.values():
+        at = next(place for place, sitter in table.items() if sitter == newcomer)
+        raise LedgerError("seat_change_seated", field="player" if name is None else "name", seat=at + 1)
+    return {seated: newcomer}
 
 
 def _seat(value: object, field: str) -> int:

@@ -24,8 +24,9 @@ import pytest
 from django.urls import reverse
 
 from ledger import debts, figures, group_file, selectors, services
-from ledger.errors import LedgerError, SeatChangeRefusedError
+from ledger.errors import LedgerError, SeatChangeRefusedError, StaleHandError
 from ledger.models import LedgerEntry, Player, Role, Session, Sitting, WinRecord
+from ledger.services import seats as seats_module
 from ledger.statistics import group_statistics
 from tests.ledger.conftest import (
     DIRECT_KONG,
@@ -322,3 +323,24 @@ def test_a_change_answers_the_table_and_is_applied_once_when_retried(owner):
         (2, "老张", 1),
         (3, "阿美", 1),
     ]
+
+
+def test_an_event_tapped_on_another_phone_meanwhile_wins_and_the_change_keeps_nothing(owner, monkeypatch):
+    """The change reads the hand without a lock, as every hand write: an event stored between that read and
+    the change's own write makes the change stale, never the event lost nor a half-made seating."""
+    _, session = make_table(owner)
+    read = seats_module._read
+
+    def read_then_another_phone_taps(*args: Any) -> Any:
+        found = read(*args)
+        kong = {"type": "kong", "player": 1, "kind": "concealed", "tile": "2m"}
+        services.hand_event_add(actor=owner, session=session, event=kong, revision=0)
+        return found
+
+    monkeypatch.setattr(seats_module, "_read", read_then_another_phone_taps)
+    with pytest.raises(StaleHandError):
+        services.session_seats_change(actor=owner, session=session, revision=0, seat=3, name="小刘")
+    assert len(selectors.session_hand(session).events) == 1
+    assert not Player.objects.filter(name="小刘").exists()
+    assert Sitting.objects.filter(session=session).count() == 4
+    assert selectors.session_seats(session)[3].player.name == "老张"
