@@ -1042,11 +1042,3 @@ def counted_versions(sessions: QuerySet[Session]) -> list[RoundVersion]:
         .select_related("round__session")
         .order_by("round__session__created", "round__session_id", "round__position")
     )
-
-
-def seated(sessions: QuerySet[Session] | Sequence[Session]) -> dict[int, list[SessionSeat]]:
-    """Each session's seats in order, with their players, by session id. One query."""
-    seats: dict[int, list[SessionSeat]] = {}
-    for seat in SessionSeat.objects.filter(session__in=sessions).select_related("player").order_by("seat"):
-        seats.setdefault(seat.session_id, []).append(seat)
-    return seats

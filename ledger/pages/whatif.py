@@ -35,7 +35,7 @@ from web.rules_form import PRESET_LABELS
 from web.whatif import PlayedHand, WhatIf, what_if
 
 from .. import selectors
-from ..models import Group, Session
+from ..models import SEATS, Group, Session
 from ..periods import next_month, within_days
 from .rule_fields import (
     COMMON_OPTIONS,
@@ -137,23 +137,24 @@ class WhatIfForm(forms.Form):
 
 
 def played_hands(sessions: Any) -> list[PlayedHand]:
-    """Every counted hand of ``sessions`` as recorded (two queries whatever their number)."""
-    seats = selectors.seated(sessions)
+    """Every counted hand of ``sessions`` as recorded, each seat named by who sat there for that hand (a
+    substitute's hands are his: docs/ledger.md, "Substitutes"). Two queries whatever their number."""
+    spells = selectors.sittings(sessions)
     hands = []
     for version in selectors.counted_versions(sessions):
-        session = version.round.session
-        seated = seats[session.pk]
+        session, position = version.round.session, version.round.position
+        sat = [selectors.sitter(spells.get(session.pk, ()), seat, position) for seat in range(SEATS)]
         hands.append(
             PlayedHand(
-                key=(session.pk, version.round.position),
-                label=f"{session.title} · " + _("hand %(n)s") % {"n": version.round.position},
-                players=tuple(seat.player_id for seat in seated),
-                names=tuple(seat.player.name for seat in seated),
+                key=(session.pk, position),
+                label=f"{session.title} · " + _("hand %(n)s") % {"n": position},
+                players=tuple(spell.player_id if spell else 0 for spell in sat),
+                names=tuple(spell.player.name if spell else "" for spell in sat),
                 dealer=version.dealer,
                 void_suits=version.void_suits,
                 events=tuple(version.events),
                 notes=tuple(note or "" for note in version.notes),
-                net=tuple(int(net) for net in (version.result or {}).get("net", [0] * len(seated))),
+                net=tuple(int(net) for net in (version.result or {}).get("net", [0] * SEATS)),
                 played_rules=session.rules,
             )
         )

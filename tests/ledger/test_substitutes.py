@@ -21,13 +21,16 @@ import json
 from typing import Any
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
+from calculator.engine import Rules
 from ledger import debts, figures, group_file, selectors, services
 from ledger.errors import LedgerError, SeatChangeRefusedError, StaleHandError
-from ledger.models import LedgerEntry, Player, Role, Session, Sitting, WinRecord
+from ledger.models import LedgerEntry, Player, Role, RoundVersion, Session, Sitting, WinRecord
 from ledger.services import seats as seats_module
 from ledger.statistics import group_statistics
+from settlement.engine import settle_round
 from tests.ledger.conftest import (
     DIRECT_KONG,
     DRAW_WITH_PIG,
@@ -38,9 +41,13 @@ from tests.ledger.conftest import (
     make_user,
     member_join,
 )
+from tests.ledger.pages.helpers import logged_in
 
 NETS = {"小王": -39, "小李": 25, "阿美": 14, "老张": -6, "小刘": 6}
 HANDS = {"小王": 4, "小李": 4, "阿美": 4, "老张": 2, "小刘": 2}
+SEATED_FIRST = ("小王", "小李", "阿美", "老张")  # hands 1 and 2
+SEATED_THIRD = ("小王", "小李", "阿美", "小刘")  # 小刘 in for 老张
+SEATED_FOURTH = ("小李", "小王", "阿美", "小刘")  # 小王 and 小李 swapped
 
 
 def change(owner: Any, session: Session, **asked: Any) -> Any:
@@ -344,3 +351,21 @@ def test_an_event_tapped_on_another_phone_meanwhile_wins_and_the_change_keeps_no
     assert not Player.objects.filter(name="小刘").exists()
     assert Sitting.objects.filter(session=session).count() == 4
     assert selectors.session_seats(session)[3].player.name == "老张"
+
+
+def test_what_if_counts_each_hand_for_who_played_it(evening, owner):
+    """要是… under 自摸加番: each person's net as played is his, and under the other rules it is the sum of
+    settle_round of the hands he sat at, replayed here by the seating worked out above."""
+    _, session = evening
+    page = logged_in(owner).get(reverse("session-what-if", args=[session.pk]), {"rule_zimo_bonus": "jia_fan"})
+    answered = {person.name: (person.played, person.other) for person in page.context["players"]}
+    assert {name: played for name, (played, _other) in answered.items()} == NETS
+    seating = {1: SEATED_FIRST, 2: SEATED_FIRST, 3: SEATED_THIRD, 4: SEATED_FOURTH}
+    jia_fan = Rules.from_dict({**session.rules, "zimo_bonus": "jia_fan"})
+    expected = dict.fromkeys(NETS, 0)
+    for version in RoundVersion.objects.filter(round__session=session, version=F("round__version")):
+        net = settle_round(dealer=version.dealer, events=version.events, rules=jia_fan).net
+        for name, points in zip(seating[version.round.position], net, strict=True):
+            expected[name] += points
+    assert {name: other for name, (_played, other) in answered.items()} == expected
+    assert expected != NETS  # the two self-draws pay more under 自摸加番
