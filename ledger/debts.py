@@ -161,12 +161,13 @@ def group_still_owed(group: Group) -> tuple[Owing, ...]:
     return still_owed(group_debts(group))
 
 
-def carried_debts(session: Session) -> tuple[PairDebt, ...]:
-    """What the group's other sessions leave unpaid, oldest first: the carried part of this settle-up,
-    shown apart from tonight's and marked against the session it comes from."""
-    return tuple(
-        debt for debt in group_debts(session.group) if debt.session_id != session.pk and debt.left != 0
-    )
+def tonight_and_carried(session: Session) -> tuple[tuple[PairDebt, ...], tuple[PairDebt, ...]]:
+    """``session_debts`` of ``session``, and what the group's other sessions leave unpaid, oldest first
+    (the carried part of this settle-up, shown apart from tonight's and marked against the session it
+    comes from): one reading of the group's debts, which holds tonight's pairs too."""
+    every = group_debts(session.group)
+    tonight = tuple(debt for debt in every if debt.session_id == session.pk)
+    return tonight, tuple(debt for debt in every if debt.session_id != session.pk and debt.left != 0)
 
 
 def corrected_after_marks(session: Session) -> bool:

@@ -99,6 +99,14 @@ def session_get(*, user: User, session_id: int) -> Session:
     return get_object_or_404(sessions_for(user), pk=session_id)
 
 
+def session_alone(*, user: User, session_id: int) -> Session:
+    """``session_get`` without its seats read beside it (two queries fewer), for a page that reads them
+    with the totals (``session_totals``)."""
+    return get_object_or_404(
+        Session.objects.filter(group__memberships__user=user).select_related("group"), pk=session_id
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class SessionTable:
     """The session's table as a tap needs it, read in one query: the session (with its group), the user's

@@ -22,11 +22,12 @@ MARK_ID = _id_parameter("mark_id", "payment mark")
 
 
 def session_debts_answer(session: Session) -> dict[str, object]:
+    pairs, carried = debts.tonight_and_carried(session)
     return {
         "session": session.pk,
         "unit": debts.unit_of(session),
-        "pairs": debts.session_debts(session),
-        "carried": debts.carried_debts(session),
+        "pairs": pairs,
+        "carried": carried,
         "corrected_after_marks": debts.corrected_after_marks(session),
         "marks": debts.session_marks(session),
     }

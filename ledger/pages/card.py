@@ -149,6 +149,7 @@ def _money(session: Session) -> dict[str, Any]:
     (each player's coin change, his points only the score beside it; ``settle.what_moves``)."""
     totals = selectors.session_totals(session)
     lines = player_lines(session, totals)
+    settle_up, payments = what_moves(session, totals)
     in_coins = session.coins_enabled
     return {
         "hands": totals.rounds,
@@ -157,8 +158,8 @@ def _money(session: Session) -> dict[str, Any]:
         ),
         "asides": tuple(_("score %(n)s") % {"n": signed(line.points)} for line in lines) if in_coins else (),
         "unit": _("coins") if in_coins else "",
-        "transfers": tuple((payment.payer, payment.payee, payment.amount) for payment in what_moves(session)),
-        "fee": fee_line(selectors.money_settle_up(session, totals)["fee"], [line.name for line in lines]),
+        "transfers": tuple((payment.payer, payment.payee, payment.amount) for payment in payments),
+        "fee": fee_line(settle_up["fee"], [line.name for line in lines]),
     }
 
 

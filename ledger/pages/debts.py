@@ -113,10 +113,9 @@ class SettleDebts:
 def settle_context(request: SignedInRequest, session: Session, role: str | None) -> SettleDebts:
     """What 结算 shows of debts: tonight's accounts, the carried ones, the marks, a correction's note."""
     accounts = player_accounts(session.group)
-    carried = debts.carried_debts(session)
+    pairs, carried = debts.tonight_and_carried(session)
     earlier = Session.objects.filter(pk__in={debt.session_id for debt in carried})
     names = {shown.pk: shown.title for shown in (session, *earlier)}
-    pairs = debts.session_debts(session)
     including = request.GET.get("carried") == "1" and bool(carried)
     carried_rows = debt_rows(
         request.user, role, carried, accounts=accounts, session_names=names, carried=True

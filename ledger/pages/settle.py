@@ -81,10 +81,14 @@ def transfers(settle_up: dict[str, Any]) -> tuple[Transfer, ...]:
     )
 
 
-def what_moves(session: Session) -> tuple[Transfer, ...]:
-    """The transfers to pay: in coins when the session plays for coins (what actually moved; the points'
-    transfers would ask a loser who ran short for more than they lost), else in points."""
-    return transfers(selectors.session_money_settle_up(session))
+def what_moves(
+    session: Session, totals: selectors.SessionTotals
+) -> tuple[dict[str, Any], tuple[Transfer, ...]]:
+    """What is to be paid, and its transfers: in coins when the session plays for coins (what actually
+    moved; the points' transfers would ask a loser who ran short for more than they lost), else in
+    points; from the totals the page read (``selectors.money_settle_up``)."""
+    settle_up = selectors.money_settle_up(session, totals)
+    return settle_up, transfers(settle_up)
 
 
 def summary_text(
@@ -124,17 +128,17 @@ def summary_text(
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def settle_page(request: SignedInRequest, session_id: int) -> HttpResponse:
-    session = selectors.session_get(user=request.user, session_id=session_id)
+    session = selectors.session_alone(user=request.user, session_id=session_id)
     return _page(request, session)
 
 
 def _page(request: SignedInRequest, session: Session, *, alert: str = "", status: int = 200) -> HttpResponse:
     totals = selectors.session_totals(session)
     players = player_lines(session, totals)
-    payments = what_moves(session)
+    settle_up, payments = what_moves(session, totals)
     role = selectors.role_in(user=request.user, group=session.group)
     owed = debt_pages.settle_context(request, session, role)
-    fee = fee_line(selectors.session_money_settle_up(session)["fee"], [line.name for line in players])
+    fee = fee_line(settle_up["fee"], [line.name for line in players])
     context = {
         **owed.context,
         "fee_line": fee,
