@@ -756,12 +756,16 @@ def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]
     """The session's biggest wins, by the points each winner took for his hand (the win and its 自摸加底,
     ``WinRecord.points``), largest first, each with its round, its version (the settle result and notes
     that say the pattern), winner and discarder. Current versions only: a corrected hand counts as
-    corrected, a voided one not at all. One query, read down the index of (session, points desc)."""
-    return list(
+    corrected, a voided one not at all. Two queries: which wins, read down the index of (session, points
+    desc), then those with their rows. In one, PostgreSQL without fresh statistics (a bulk-seeded session)
+    joined both players to every win of the session before sorting: 3.3 s at 10,000 hands."""
+    top = list(
         WinRecord.objects.filter(session=session, version=F("round__version"), round__voided=False)
-        .select_related("round", "round_version", "winner", "discarder")
-        .order_by("-points", "round__position", "event_index", "id")[:limit]
+        .order_by("-points", "round__position", "event_index", "id")
+        .values_list("id", flat=True)[:limit]
     )
+    found = WinRecord.objects.select_related("round", "round_version", "winner", "discarder").in_bulk(top)
+    return [found[pk] for pk in top]
 
 
 def session_last_position(session: Session) -> int:
