@@ -19,19 +19,22 @@ from web.htmx import SignedInRequest
 from web.language import page_language
 
 from .. import selectors
+from ..models import Sitting, WinRecord
 from .links import session_url
-from .trends import big_hand, running_totals, trend_chart
+from .trends import big_hand, by_person, running_totals, trend_chart
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def chart_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     session = selectors.session_get(user=request.user, session_id=session_id)
-    places = list(session.seats.all())
-    names = [place.player.name for place in places]
-    every = running_totals(selectors.session_hand_nets(session))
+    spells = selectors.sittings([session]).get(session.pk, [])
+    table, away = selectors.table_and_away(spells)
+    people = [*table, *away]  # a line each: the seats now, then whoever left
+    names = [spell.player.name for spell in people]
+    hand_nets = selectors.session_hand_nets(session)
+    every = running_totals(by_person(hand_nets, spells, [spell.player_id for spell in people]))
     rows = [every[index] for index in sampled(len(every))]
-    seats = {place.player_id: place.seat for place in places}
     language = page_language()
     context = {
         "session": session,
@@ -40,13 +43,26 @@ def chart_page(request: SignedInRequest, session_id: int) -> HttpResponse:
         "hands": len(every),
         "chart": trend_chart(names, rows) if rows else "",
         "big_hands": [
-            big_hand(win, seats, session, language) for win in selectors.session_biggest_wins(session)
+            big_hand(win, _seat_held(spells, win), session, language)
+            for win in selectors.session_biggest_wins(session)
         ],
         "session_url": session_url(session),
         "history_url": reverse("session-history", args=[session.pk]),
         "settle_url": reverse("session-settle", args=[session.pk]),
     }
     return render(request, "ledger/chart/chart.html", context)
+
+
+def _seat_held(spells: list[Sitting], win: WinRecord) -> int:
+    """The winner's seat for the hand he won (a substitute's, or a swapped seat's, is not his seat now)."""
+    position = win.round.position
+    return next(
+        spell.seat
+        for spell in spells
+        if spell.player_id == win.winner_id
+        and spell.first <= position
+        and (spell.last or position) >= position
+    )
 
 
 urlpatterns = [

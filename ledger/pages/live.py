@@ -33,7 +33,7 @@ from web.language import page_language
 
 from .. import selectors
 from ..models import SEATS, Session
-from .trends import newest_nets, running_totals, trend_chart
+from .trends import by_person, newest_nets, running_totals, trend_chart
 
 POLL_SECONDS = 2  # a new hand shows within 3 s: the poll interval plus one answer
 LIVE_HANDS = 12  # the hands a board lists and charts, newest first: tonight's last hour, a few KB always
@@ -80,7 +80,9 @@ def board_context(session: Session) -> dict[str, Any]:
     preview = hand.preview
     hand_net = list(preview.get("net") or [0] * SEATS)
     state = preview.get("state") or {}
-    names = [seat.player_name for seat in totals.seats]
+    names = [seat.player_name for seat in totals.seats]  # the hand in progress's seats
+    people = totals.players  # a column each in the hands and the chart: the seats now, then who left
+    people_names = [person.player_name for person in people]
     rules = table_rules(session.rules)
     seats = [
         {
@@ -95,9 +97,15 @@ def board_context(session: Session) -> dict[str, Any]:
         for seat in totals.seats
     ]
     last = selectors.session_last_position(session)
-    hands = selectors.session_hand_nets(session, after=max(0, last - LIVE_HANDS))
+    hands = by_person(
+        selectors.session_hand_nets(session, after=max(0, last - LIVE_HANDS)),
+        selectors.sittings([session]).get(session.pk, []),
+        [person.player_id for person in people],
+    )
     # the totals before the first hand shown: what the ledger sums, less what the hands shown moved
-    before = [seat.points - sum(shown.nets[seat.seat] for shown in hands) for seat in totals.seats]
+    before = [
+        person.points - sum(shown.nets[column] for shown in hands) for column, person in enumerate(people)
+    ]
     notes = [note or "" for note in hand.notes]
     return {
         "session": session,
@@ -106,9 +114,11 @@ def board_context(session: Session) -> dict[str, Any]:
         "hand": hand,
         "events": event_views(preview, notes, names, rules, page_language()),
         "dealer_name": totals.seats[hand.dealer].player_name if totals.seats else "",
-        "names": names,
+        "names": people_names,
         "rounds": newest_nets(hands),
-        "chart": trend_chart(names, running_totals(hands, start=before), start=before) if hands else "",
+        "chart": trend_chart(people_names, running_totals(hands, start=before), start=before)
+        if hands
+        else "",
         "earlier_hands": last - len(hands),
         "revision": hand.revision,
         "ledger": ledger_tag(session),

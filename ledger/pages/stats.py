@@ -134,7 +134,7 @@ def standings_chart(sessions: Sequence[SessionStanding], players: Sequence[Playe
 def biggest_line(hand: BiggestHand, language: str) -> BiggestLine:
     win = hand.win
     return BiggestLine(
-        big_hand(win, {win.winner_id: hand.seat}, win.session, language),
+        big_hand(win, hand.seat, win.session, language),
         where=_("%(session)s · hand %(n)s") % {"session": win.session.title, "n": hand.position},
         url=hand_url(hand.session_id, hand.position),
     )

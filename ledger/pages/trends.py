@@ -5,12 +5,16 @@ database: a voided hand moves nothing, a corrected one counts as its latest vers
 ``selectors.session_biggest_wins`` (the points each winner took, from the ledger's rows). This module only
 adds them up hand after hand, words them and draws them (``web.charts``), for the chart page
 (``chart.py``) and the live board of a viewer link (``live.py``). No URLs here, so either imports it.
+
+The ledger sums by seat; both pages show a column per person (the seats now, then whoever left: the order
+of ``SessionTotals.players``), each hand's seat nets counted for who sat there for that hand
+(``by_person``; docs/ledger.md, "Substitutes").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
 
 from django.utils.safestring import SafeString
@@ -21,7 +25,7 @@ from web.entry.events import notes_of, table_rules, win_situation
 from web.entry.explain import score_text
 
 from .. import selectors
-from ..models import Session, WinRecord
+from ..models import SEATS, Session, Sitting, WinRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,29 @@ class BigHand:
     how: str  # 自摸, 老张点炮, 抢老张的杠
     score: str  # 清一色 3 + 1根 = 4番 ×8
     points: int
+
+
+def by_person(
+    hands: Sequence[selectors.HandNet], spells: Sequence[Sitting], people: Sequence[int]
+) -> list[selectors.HandNet]:
+    """``hands`` with a net per person of ``people`` (player ids) instead of per seat: each seat's net goes
+    to who sat there for that hand. A session whose seats never changed keeps one map for every hand."""
+    column = {player: index for index, player in enumerate(people)}
+
+    def columns(number: int) -> tuple[int, ...]:
+        sat = (selectors.sitter(spells, seat, number) for seat in range(SEATS))
+        return tuple(column[spell.player_id] for spell in sat if spell is not None)
+
+    fixed = columns(1) if len(spells) == SEATS else None
+    if fixed == tuple(range(SEATS)) and len(people) == SEATS:
+        return list(hands)
+    moved = []
+    for hand in hands:
+        nets = [0] * len(people)
+        for seat_column, net in zip(fixed or columns(hand.number), hand.nets, strict=True):
+            nets[seat_column] += net
+        moved.append(replace(hand, nets=tuple(nets)))
+    return moved
 
 
 def running_totals(hands: Sequence[selectors.HandNet], *, start: Sequence[int] = ()) -> list[HandRow]:
@@ -89,12 +116,12 @@ def how_won(win: WinRecord, summary: dict[str, object]) -> str:
     return _("%(name)s dealt in") % {"name": win.discarder.name}
 
 
-def big_hand(win: WinRecord, seats: dict[int, int], session: Session, language: str) -> BigHand:
-    """One win in words: the version's settle result says how it scored, its note what the picker tapped."""
+def big_hand(win: WinRecord, seat: int, session: Session, language: str) -> BigHand:
+    """One win in words, ``seat`` the winner's for that hand: the version's settle result says how it
+    scored, its note what the picker tapped."""
     version = win.round_version
     assert version.result is not None  # noqa: S101 - a win is recorded from a settled version, never a void
     summary = next(event for event in version.result["events"] if event["index"] == win.event_index)
-    seat = seats[win.winner_id]
     score = next(score for score in summary["scores"] if score["player"] == seat)
     notes = version.notes or []
     entry = notes_of(notes[win.event_index] or "" if win.event_index < len(notes) else "").get(seat)

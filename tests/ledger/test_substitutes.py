@@ -28,6 +28,7 @@ from calculator.engine import Rules
 from ledger import debts, figures, group_file, selectors, services
 from ledger.errors import LedgerError, SeatChangeRefusedError, StaleHandError
 from ledger.models import LedgerEntry, Player, Role, RoundVersion, Session, Sitting, WinRecord
+from ledger.pages import live
 from ledger.services import seats as seats_module
 from ledger.statistics import group_statistics
 from settlement.engine import settle_round
@@ -369,3 +370,32 @@ def test_what_if_counts_each_hand_for_who_played_it(evening, owner):
             expected[name] += points
     assert {name: other for name, (_played, other) in answered.items()} == expected
     assert expected != NETS  # the two self-draws pay more under 自摸加番
+
+
+def test_the_chart_draws_a_line_per_person_and_words_each_big_hand_by_the_seat_he_held(evening, owner):
+    """走势: the seats now, then who left, each line the hands he sat at; hand 1's 自摸 was 小李's at seat 1,
+    where 小王 sits now."""
+    _, session = evening
+    page = logged_in(owner).get(reverse("session-chart", args=[session.pk]))
+    assert page.status_code == 200
+    names = page.context["names"]
+    assert names == ["小李", "小王", "阿美", "小刘", "老张"]
+    assert dict(zip(names, page.context["rows"][-1].values, strict=True)) == NETS
+    assert dict(zip(names, page.context["rows"][1].values, strict=True)) == {  # after hand 2, corrected
+        "小李": 15 - 2,
+        "小王": -5 - 1,
+        "阿美": -5 + 4,
+        "小刘": 0,
+        "老张": -5 - 1,
+    }
+    assert [(hand.number, hand.winner) for hand in page.context["big_hands"]][:1] == [(1, "小李")]
+
+
+def test_a_viewers_board_counts_the_hands_for_who_played_them(evening):
+    _, session = evening
+    board = live.board_context(session)
+    assert board["names"] == ["小李", "小王", "阿美", "小刘", "老张"]
+    newest = {row.number: dict(zip(board["names"], row.values, strict=True)) for row in board["rounds"]}
+    assert newest[4] == {"小李": -5, "小王": 15, "阿美": -5, "小刘": -5, "老张": 0}
+    assert newest[3] == {"小李": 17, "小王": -48, "阿美": 20, "小刘": 11, "老张": 0}
+    assert [seat["name"] for seat in board["seats"]] == ["小李", "小王", "阿美", "小刘"]

@@ -261,9 +261,9 @@ def test_the_queries_do_not_grow_with_the_hands(client, owner, django_assert_num
         owner, group_name=f"g{hands}", coins={"room_coefficient": 1, "starting_balances": [1000] * 4}
     )
     record(owner, session, *[SELF_DRAW_B, KONG_THEN_GANG_SHANG_PAO] * (hands // 2))
-    # the Django session and the user, the session with its seats and players, the nets, which wins are
-    # the biggest and those wins
-    with django_assert_num_queries(8):
+    # the Django session and the user, the session with its seats and players, who sat where when (a line
+    # per person), the nets, which wins are the biggest and those wins
+    with django_assert_num_queries(9):
         page = chart(client, session)
     assert len(page.context["rows"]) == hands
 
