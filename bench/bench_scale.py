@@ -375,6 +375,7 @@ PAGES = (
     ("api sessions", "/api/v1/groups/{group}/sessions/", "member"),
     ("api standings", "/api/v1/groups/{group}/standings/", "member"),
     ("api statistics", "/api/v1/groups/{group}/statistics/", "member"),
+    ("api group debts", "/api/v1/groups/{group}/debts/", "member"),
     ("api session", "/api/v1/sessions/{session}/", "member"),
     ("api rounds", "/api/v1/sessions/{session}/rounds/", "member"),
     ("api ledger", "/api/v1/sessions/{session}/ledger/", "member"),

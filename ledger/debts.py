@@ -4,7 +4,9 @@ The model (docs/ledger.md, "Debts that carry over"):
 
 1. What a session asks is derived, never stored: its settle-up (``selectors.money_settle_up``: the fewest
    transfers of its nets, in coins when it plays for coins), read player to player. A transfer to the
-   house is nobody's debt to a person and is left out.
+   house is nobody's debt to a person and is left out. A group's reads take them from
+   ``models.KeptTransfers``, a copy kept under the key of everything they are made from and settled
+   afresh whenever that key moves (``kept_transfers``).
 2. A mark (``models.PaymentMark``) is a fact: this much passed from one player to another toward that
    session, said by one of them. Its reversal cancels it.
 3. What is still owed is per session and per pair of players: the transfers between the two minus the
@@ -19,18 +21,39 @@ Reads only; the writes are ``services.payment_mark`` and ``services.payment_undo
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
+from django.db import OperationalError, transaction
 from django.db.models import Max, Min, QuerySet
 from django.shortcuts import get_object_or_404
 
-from .models import Group, PaymentMark, RoundVersion, Session
+from .models import Group, KeptTransfers, PaymentMark, Player, RoundVersion, Session, Sitting
 from .selectors import SessionTotals, money_settle_up, sessions_for, sessions_totals
 
 POINTS, COINS = "points", "coins"
+
+# Moves (1, 2, ...) whenever how a session's transfers are made from its inputs changes (the settle-up, the
+# fee, whose places they are): every row of ``KeptTransfers`` is then stale and settled afresh.
+TRANSFERS_FORM = 1
+
+# What of a session its transfers are made from, besides its sittings (``transfers_key``): the ledger's
+# head (moved by every round version written: records, corrections, voids), the coins' start, the fee.
+KEY_FIELDS = (
+    "id",
+    "ledger_digest",
+    "coins_enabled",
+    "starting_balances",
+    "fee_amount",
+    "fee_split",
+    "fee_paid_by_id",
+)
+
+Transfer = tuple[int, int, int]  # the payer's player id, the payee's, the amount
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,40 +99,129 @@ def session_debts(session: Session) -> tuple[PairDebt, ...]:
 
 
 def sessions_debts(sessions: Sequence[Session]) -> dict[int, tuple[PairDebt, ...]]:
-    """``session_debts`` of many sessions at once: the totals' four queries and one of marks."""
+    """``session_debts`` of many sessions at once, settled afresh: the totals' four queries and one of
+    marks."""
     totals = sessions_totals(sessions)
-    marks = _marks_by_session([session.pk for session in sessions])
+    names = {person.player_id: person.player_name for each in totals.values() for person in each.players}
+    transfers = {session.pk: _transfers(session, totals[session.pk]) for session in sessions}
+    marks = PaymentMark.objects.filter(session__in=[session.pk for session in sessions])
+    return _debts_of(sessions, transfers, names, marks)
+
+
+def _debts_of(
+    sessions: Sequence[Session],
+    transfers: Mapping[int, Sequence[Transfer]],
+    names: Mapping[int, str],
+    marks: QuerySet[PaymentMark],
+) -> dict[int, tuple[PairDebt, ...]]:
+    """Steps 2 and 3 for each of ``sessions``, given its transfers and ``marks`` (theirs): one query."""
+    by_session = _marks_by_session(marks)
     return {
-        session.pk: _pair_debts(session, totals[session.pk], marks.get(session.pk, ()))
+        session.pk: _pair_debts(session, transfers[session.pk], names, by_session.get(session.pk, ()))
         for session in sessions
     }
 
 
-def _marks_by_session(session_ids: list[int]) -> dict[int, list[PaymentMark]]:
-    found: dict[int, list[PaymentMark]] = defaultdict(list)
-    for mark in PaymentMark.objects.filter(session_id__in=session_ids).select_related("payer", "payee"):
-        found[mark.session_id].append(mark)
+def _marks_by_session(marks: QuerySet[PaymentMark]) -> dict[int, list[tuple[Party, Party, int]]]:
+    found: dict[int, list[tuple[Party, Party, int]]] = defaultdict(list)
+    for session_id, payer, payer_name, payee, payee_name, amount in marks.order_by("id").values_list(
+        "session_id", "payer_id", "payer__name", "payee_id", "payee__name", "amount"
+    ):
+        found[session_id].append((Party(payer, payer_name), Party(payee, payee_name), amount))
     return found
 
 
+def _transfers(session: Session, totals: SessionTotals) -> list[Transfer]:
+    """Step 1: the session's settle-up read player to player; the house's part is nobody's debt."""
+    # the settle-up's places are everyone who played, substitutes and those who left included
+    by_place = [person.player_id for person in totals.players]
+    return [
+        (by_place[payment["from"]], by_place[payment["to"]], payment["amount"])
+        for payment in money_settle_up(session, totals)["payments"]
+        if payment["to"] != "house"
+    ]
+
+
 def _pair_debts(
-    session: Session, totals: SessionTotals, marks: Iterable[PaymentMark]
+    session: Session,
+    transfers: Iterable[Transfer],
+    names: Mapping[int, str],
+    marks: Iterable[tuple[Party, Party, int]],
 ) -> tuple[PairDebt, ...]:
     """Steps 1 to 3 of the module's model for one session."""
-    # the settle-up's places are everyone who played, substitutes and those who left included
-    by_place = [Party(person.player_id, person.player_name) for person in totals.players]
     asked: dict[tuple[Party, Party], int] = {}
-    for payment in money_settle_up(session, totals)["payments"]:
-        if payment["to"] != "house":
-            _add(asked, by_place[payment["from"]], by_place[payment["to"]], payment["amount"])
+    for payer, payee, amount in transfers:
+        _add(asked, Party(payer, names[payer]), Party(payee, names[payee]), amount)
     paid: dict[tuple[Party, Party], int] = {}
-    for mark in marks:
-        _add(paid, Party(mark.payer_id, mark.payer.name), Party(mark.payee_id, mark.payee.name), mark.amount)
+    for payer_party, payee_party, amount in marks:
+        _add(paid, payer_party, payee_party, amount)
     pairs = [*asked, *(pair for pair in paid if pair not in asked)]
     return tuple(
         _oriented(session, first, second, asked.get((first, second), 0), paid.get((first, second), 0))
         for first, second in pairs
     )
+
+
+def kept_transfers(group: Group, sessions: Sequence[Session]) -> dict[int, Sequence[Transfer]]:
+    """Each of ``sessions``' transfers (step 1), from ``KeptTransfers`` where its key is the session's now;
+    the others are settled afresh (the totals' four queries, whatever their number) and kept. Two queries
+    when none is stale, read by ``group`` (all the sessions are its): a list of a thousand ids costs more
+    to build than the rows it finds.
+
+    A row can never be taken stale: its key is made from the session row and sittings read *before* the
+    totals it is settled from, so a write landing in between leaves a key older than the figures (read
+    again next time, never wrongly taken), and no key comes back once its inputs move: the ledger's digest
+    is a chain, a sitting's id is never reused, and the fee is read with the digest in one row."""
+    spells: dict[int, list[list[int | None]]] = defaultdict(list)
+    for session_id, *spell in (
+        Sitting.objects.filter(session__group=group)
+        .order_by("id")
+        .values_list("session_id", "id", "seat", "player_id", "first", "last")
+    ):
+        spells[session_id].append(spell)
+    keys = {session.pk: transfers_key(session, spells[session.pk]) for session in sessions}
+    kept: dict[int, Sequence[Transfer]] = {
+        session_id: [(payer, payee, amount) for payer, payee, amount in transfers]
+        for session_id, key, transfers in KeptTransfers.objects.filter(session__group=group).values_list(
+            "session_id", "key", "transfers"
+        )
+        if key == keys.get(session_id)
+    }
+    stale = [session for session in sessions if session.pk not in kept]
+    if stale:
+        totals = sessions_totals(stale)
+        made = {session.pk: _transfers(session, totals[session.pk]) for session in stale}
+        _keep(
+            [
+                KeptTransfers(session_id=pk, key=keys[pk], transfers=transfers)
+                for pk, transfers in made.items()
+            ]
+        )
+        kept.update(made)
+    return kept
+
+
+def transfers_key(session: Session, spells: Sequence[Sequence[int | None]]) -> str:
+    """The digest of everything a session's transfers are made from: its ledger (whose head moves with every
+    round version written: corrections and voids too), its coins' start, its table fee, and who sat where
+    when (each sitting with its id). ``TRANSFERS_FORM`` moves when the way they are made changes."""
+    made_from = [TRANSFERS_FORM, *(getattr(session, field) for field in KEY_FIELDS), list(spells)]
+    return hashlib.sha256(json.dumps(made_from, separators=(",", ":")).encode()).hexdigest()
+
+
+def _keep(rows: list[KeptTransfers]) -> None:
+    """Store what was settled afresh. Keeping is a saving, not a fact: if the database is busy (SQLite
+    behind another write), the read answers all the same and the next one settles again."""
+    try:
+        with transaction.atomic():
+            KeptTransfers.objects.bulk_create(
+                sorted(rows, key=lambda row: row.session_id),  # one order: two reads never deadlock
+                update_conflicts=True,
+                unique_fields=["session"],
+                update_fields=["key", "transfers"],
+            )
+    except OperationalError:
+        return
 
 
 def _add(book: dict[tuple[Party, Party], int], payer: Party, payee: Party, amount: int) -> None:
@@ -128,7 +240,10 @@ def _oriented(session: Session, first: Party, second: Party, asked: int, paid: i
 
 
 def group_sessions_oldest_first(group: Group) -> QuerySet[Session]:
-    return Session.objects.filter(group=group).select_related("group").order_by("created", "id")
+    """The group's sessions with what their debts are made from (their transfers' key, their unit)."""
+    return (
+        Session.objects.filter(group=group).only(*KEY_FIELDS, "group_id", "created").order_by("created", "id")
+    )
 
 
 def still_owed(debts: Iterable[PairDebt]) -> tuple[Owing, ...]:
@@ -150,9 +265,12 @@ def still_owed(debts: Iterable[PairDebt]) -> tuple[Owing, ...]:
 
 
 def group_debts(group: Group) -> tuple[PairDebt, ...]:
-    """Every session's pair accounts, oldest session first."""
+    """Every session's pair accounts, oldest session first: its transfers as kept (``kept_transfers``),
+    so the read does not settle up the group's whole history again. Five queries when none is stale."""
     sessions = list(group_sessions_oldest_first(group))
-    debts = sessions_debts(sessions)
+    names = dict(Player.objects.filter(group=group).values_list("pk", "name"))
+    marks = PaymentMark.objects.filter(session__group=group)
+    debts = _debts_of(sessions, kept_transfers(group, sessions), names, marks)
     return tuple(debt for session in sessions for debt in debts[session.pk])
 
 

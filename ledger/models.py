@@ -700,6 +700,22 @@ class PaymentMark(AppendOnlyModel):
         return f"{self.amount:+d} ({self.marked_by_name})"
 
 
+class KeptTransfers(models.Model):
+    """What a session's settle-up asks, player to player (ledger/debts.py, step 1), kept so that a group's
+    谁还欠谁 does not settle up every one of its sessions on each read. Derived, never a fact: ``key``
+    digests everything the transfers are made from (``debts.transfers_key``); a read takes a row only while
+    its key is the session's now, and settles the session afresh (and keeps that) otherwise."""
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, primary_key=True, related_name="kept_transfers"
+    )
+    key = models.CharField(max_length=64)
+    transfers = models.JSONField(default=list)  # [[payer's player id, payee's, amount], ...] in order
+
+    def __str__(self) -> str:
+        return f"{self.session_id}: {self.transfers}"
+
+
 class DeviceToken(AbstractAuthToken):
     """One API token per device that logged in (``POST auth/token/``), kept as knox keeps it: a SHA-512
     digest and the key's first characters to find it by, never the key (a dump of the database holds no
