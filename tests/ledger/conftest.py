@@ -6,10 +6,12 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from ledger import services, tokens
-from ledger.models import Role
+from ledger.models import Player, Role
 
 SELF_DRAW_B = {"dealer": 0, "events": [{"type": "win", "from": None, "winners": [{"player": 1, "fan": 3}]}]}
 SELF_DRAW_B_NET = [-5, 15, -5, -5]  # RULES.md example 11
@@ -124,6 +126,26 @@ def make_table(owner: Any, group_name: str = "周五麻将", **session: Any) -> 
         actor=owner, group=group, name="第一场", player_ids=[p.pk for p in players], **session
     )
     return group, started
+
+
+def queries_as_the_group_grows(owner: Any, group: Any, sessions: int, read: Any) -> list[int]:
+    """The queries ``read()`` makes once ``group`` has ``sessions`` sessions, each with a hand: a first read,
+    the same read again, and one after a round is written (issue 16: a read asserted at two sizes)."""
+    by_name = {player.name: player.pk for player in Player.objects.filter(group=group)}
+    later = group.sessions.order_by("-pk").first()
+    while group.sessions.count() < sessions:
+        later = services.session_start(
+            actor=owner, group=group, name="", player_ids=[by_name[name] for name in NAMES]
+        )
+        services.round_record(actor=owner, session=later, body=SELF_DRAW_B)
+    found = []
+    for write in (False, False, True):
+        if write:
+            services.round_record(actor=owner, session=later, body=SELF_DRAW_B)
+        with CaptureQueriesContext(connection) as queries:
+            read()
+        found.append(len(queries))
+    return found
 
 
 def client_for(user: Any) -> APIClient:

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from ledger import debts, selectors, services
 from ledger.errors import Forbidden, LedgerError, LedgerRefusal
 from ledger.models import KeptTransfers, PaymentMark, Player, Role
-from tests.ledger.conftest import KONG_THEN_GANG_SHANG_PAO, SELF_DRAW_B
+from tests.ledger.conftest import KONG_THEN_GANG_SHANG_PAO, SELF_DRAW_B, queries_as_the_group_grows
 
 ONE_FAN_SELF_DRAW = {
     "dealer": 0,
@@ -285,17 +285,7 @@ def test_a_kept_row_whose_key_moved_is_never_taken(owner, played):
 
 def queries_at(owner, group, sessions):
     """The queries of 谁还欠谁 over ``sessions`` played sessions: settling all, none, and the one written."""
-    while group.sessions.count() < sessions:
-        later = start(owner, group, f"场{group.sessions.count()}")
-        services.round_record(actor=owner, session=later, body=SELF_DRAW_B)
-    counts = []
-    for written in (False, False, True):
-        if written:
-            services.round_record(actor=owner, session=later, body=SELF_DRAW_B)
-        with CaptureQueriesContext(connection) as queries:
-            debts.group_still_owed(group)
-        counts.append(len(queries))
-    return counts
+    return queries_as_the_group_grows(owner, group, sessions, lambda: debts.group_still_owed(group))
 
 
 def test_the_group_reads_its_debts_in_the_same_queries_at_10_and_100_sessions(owner, played):

@@ -5,14 +5,19 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from ledger import services
 from ledger.models import Membership, Player, Role, SessionInvite
-from tests.ledger.conftest import DIRECT_KONG, SELF_DRAW_B, make_table, make_user, member_join
+from tests.ledger.conftest import (
+    DIRECT_KONG,
+    SELF_DRAW_B,
+    make_table,
+    make_user,
+    member_join,
+    queries_as_the_group_grows,
+)
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
 
 
@@ -202,23 +207,11 @@ def test_a_scorekeeper_revokes_his_own_links_from_the_group_page_and_comes_back_
 def test_the_page_costs_the_same_queries_at_10_and_100_sessions(owner, client):
     """谁还欠谁 reads each session's kept transfers (ledger/debts.py) and the sessions come a page at a
     time: the page's queries do not grow with the group's history, before or after a write."""
-    group, first = make_table(owner)
-    players = [player.pk for player in Player.objects.filter(group=group)]
+    group, _first = make_table(owner)
     url = reverse("group-page", args=[group.pk])
 
-    def counts(sessions):
-        later = first
-        while group.sessions.count() < sessions:
-            later = services.session_start(actor=owner, group=group, name="", player_ids=players)
-            services.round_record(actor=owner, session=later, body=SELF_DRAW_B)
-        found = []
-        for write in (False, False, True):
-            if write:
-                services.round_record(actor=owner, session=later, body=SELF_DRAW_B)
-            with CaptureQueriesContext(connection) as queries:
-                assert client.get(url).status_code == 200
-            found.append(len(queries))
-        return found
+    def read():
+        assert client.get(url).status_code == 200
 
-    at_ten = counts(10)
-    assert counts(100) == at_ten
+    at_ten = queries_as_the_group_grows(owner, group, 10, read)
+    assert queries_as_the_group_grows(owner, group, 100, read) == at_ten
