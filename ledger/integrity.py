@@ -382,13 +382,15 @@ def _settle(
 
 
 def _compare_totals(session: Session, replay: _Replay) -> Iterator[Finding]:
-    totals = selectors.session_totals(session)
-    # What is stored (per seat, the house) beside what the replay reached: the points, then any coins.
-    points = selectors.points_by_seat(session)
+    # What is stored (per seat, the house) beside what the replay reached: the points, summed from the
+    # ledger's rows (the totals read the kept figures, which figures.drift checks against those rows),
+    # then any coins.
+    points, house_points = selectors.ledger_points(session)
     figures: list[tuple[str, Sequence[int | None], int | None, Sequence[int], int]] = [
-        ("totals are points", points, totals.house, replay.points, replay.house)
+        ("totals are points", points, house_points, replay.points, replay.house)
     ]
     if replay.coins is not None:
+        totals = selectors.session_totals(session)
         coins = [seat.coins for seat in totals.seats]
         figures.append(("coin balances are", coins, totals.house_coins, replay.coins, replay.house_coins))
     for what, seats, house, replayed_seats, replayed_house in figures:

@@ -51,6 +51,7 @@ from settlement.engine import (
 from .models import (
     SEATS,
     CoinEntry,
+    Figures,
     Group,
     GroupInvitation,
     HandInProgress,
@@ -125,9 +126,8 @@ class SessionTable:
 # memberships, the points' subquery, three models selected with it) cost a quarter of the tap, the
 # statement itself a few hundredths of a millisecond (bench/bench_session_page.py). It is the scoping of
 # ``sessions_for`` (a session of a group the user is a member of) with the user's role; the rows come
-# back as the models Django would have made (``_loaded``). A seat's points are its rows' sum from the
-# covering index alone: a row with a seat is never the house's (``ledger_entry_seat_or_house``). Tested
-# on SQLite and PostgreSQL.
+# back as the models Django would have made (``_loaded``). A seat's points are its player's kept figure
+# (``sessions_totals``), one row whatever the session's length. Tested on SQLite and PostgreSQL.
 def _table_sql() -> str:
     tables = {alias: model._meta.db_table for alias, model in TABLE_MODELS.items()}
     columns = ", ".join(
@@ -137,8 +137,7 @@ def _table_sql() -> str:
     )
     return f"""
     SELECT seat.seat, seat.player_id, player.name, membership.role,
-        COALESCE((SELECT SUM(entry.points) FROM {LedgerEntry._meta.db_table} AS entry
-                  WHERE entry.session_id = seat.session_id AND entry.player_id = seat.player_id), 0),
+        COALESCE(figures.net, 0),
         {columns}
     FROM {SessionSeat._meta.db_table} AS seat
     JOIN {tables["session"]} AS session ON session.id = seat.session_id
@@ -146,6 +145,8 @@ def _table_sql() -> str:
     JOIN {Membership._meta.db_table} AS membership
         ON membership.group_id = session.group_id AND membership.user_id = %s
     JOIN {Player._meta.db_table} AS player ON player.id = seat.player_id
+    LEFT JOIN {Figures._meta.db_table} AS figures ON figures.session_id = seat.session_id
+        AND figures.player_id = seat.player_id AND figures.other_id = seat.player_id
     LEFT JOIN {tables["hand"]} AS hand ON hand.session_id = session.id
     WHERE seat.session_id = %s
     ORDER BY seat.seat
@@ -373,26 +374,35 @@ def _per(rows: QuerySet[Any], key: str, aggregate: Aggregate) -> dict[Any, Any]:
 
 
 def session_totals(session: Session) -> SessionTotals:
-    """Running totals per person (four queries: sittings, points, coins, the rounds)."""
+    """Running totals per person (two queries: sittings, and the kept figures; a third for coins)."""
     return sessions_totals([session])[session.pk]
 
 
 def sessions_totals(sessions: Sequence[Session]) -> dict[int, SessionTotals]:
-    """``session_totals`` of many sessions at once, by session id: the same four queries whatever their
-    number (an export reads a whole group's). Points are summed by player, so a seat's total is its
-    player's and a substitute's hands count for him; coins by seat (a session with coins never changes
-    its players)."""
+    """``session_totals`` of many sessions at once, by session id: the same queries whatever their number
+    and their length (an export reads a whole group's; a session of 10,000 hands costs what one of 10 does).
+
+    A person's points are his kept figure (``models.Figures``, his own row: ledger/figures.py), which every
+    round write moves in its own transaction, and the rounds the session's counted rounds, read in the
+    same statement, so the two always agree; the house holds what the players' points leave, since every
+    round balances with it (``integrity``'s seal). Points are a person's, so a seat's total is its player's
+    and a substitute's hands count for him. Coins are summed by seat from their entries (a session with
+    coins never changes its players)."""
     ids = [session.pk for session in sessions]
-    points = _per_pair(
-        LedgerEntry.objects.filter(session_id__in=ids), ("session_id", "player_id"), Sum("points")
-    )
+    points: dict[tuple[int, int | None], int] = {}
+    rounds: dict[int, int] = {}
+    for session_id, player_id, net, counted in Figures.objects.filter(
+        session_id__in=ids, other_id=F("player_id")
+    ).values_list("session_id", "player_id", "net", "session__counted_rounds"):
+        points[session_id, player_id] = net
+        points[session_id, None] = points.get((session_id, None), 0) - net  # the house
+        rounds[session_id] = counted
     with_coins = [session.pk for session in sessions if session.coins_enabled]
     coins = (
         _per_pair(CoinEntry.objects.filter(session_id__in=with_coins), ("session_id", "seat"), Sum("coins"))
         if with_coins
         else {}
     )
-    rounds = _per(Round.objects.filter(session_id__in=ids, voided=False), "session_id", Count("id"))
     sat = sittings(sessions)
     return {
         session.pk: _totals_of(session, sat.get(session.pk, ()), points, coins, rounds.get(session.pk, 0))
@@ -467,21 +477,21 @@ def _totals_of(
 
 
 def _players_points() -> Subquery:
-    """The running points in its session of the player an outer seat row names (his, whichever seats he
-    sat at: they follow the person), for a seat row's annotation."""
+    """The running points in its session of the player an outer seat row names (his kept figure: they
+    follow the person, whichever seats he sat at), for a seat row's annotation."""
     return Subquery(
-        LedgerEntry.objects.filter(session=OuterRef("session_id"), player=OuterRef("player_id"))
-        .values("player")
-        .annotate(total=Sum("points"))
-        .values("total")
+        Figures.objects.filter(
+            session=OuterRef("session_id"), player=OuterRef("player_id"), other=OuterRef("player_id")
+        ).values("net")[:1]
     )
 
 
-def points_by_seat(session: Session) -> list[int]:
-    """Each seat's ledger sum, whoever sat there (one query): what a replay of the rounds, seat by seat,
-    reaches (ledger/integrity.py). The table's totals are a person's (``seat_points``)."""
-    points = _per(LedgerEntry.objects.filter(session=session, is_house=False), "seat", Sum("points"))
-    return [int(points.get(seat) or 0) for seat in range(SEATS)]
+def ledger_points(session: Session) -> tuple[list[int], int]:
+    """Each seat's ledger sum, whoever sat there, and the house's, summed from the rows themselves (one
+    query): what a replay of the rounds, seat by seat, reaches (``verify_ledger``: the totals' kept
+    figures would be checking themselves). The table's totals are a person's (``seat_points``)."""
+    points = _per(LedgerEntry.objects.filter(session=session), "seat", Sum("points"))  # the house: no seat
+    return [int(points.get(seat) or 0) for seat in range(SEATS)], int(points.get(None) or 0)
 
 
 def seat_points(session: Session) -> tuple[int, ...]:

@@ -113,7 +113,7 @@ def test_totals_follow_the_person_and_the_seats_show_who_sits_now(evening):
     assert [(seat.seat, seat.player_name, seat.points) for seat in totals.away] == [(3, "老张", -6)]
     assert by_name(totals.players) == NETS and totals.house == 0
     assert selectors.seat_points(session) == (25, -39, 14, 6)
-    assert selectors.points_by_seat(session) == [-5 - 1 - 48 - 5, 15 - 2 + 17 + 15, 14, -6 + 6]  # by seat
+    assert selectors.ledger_points(session)[0] == [-5 - 1 - 48 - 5, 15 - 2 + 17 + 15, 14, -6 + 6]  # by seat
 
 
 def test_the_settle_up_includes_everyone_who_played_in_the_fewest_transfers(evening, owner):
