@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import OperationalError, transaction
-from django.db.models import Max, Min, QuerySet
+from django.db.models import Max, QuerySet
 from django.shortcuts import get_object_or_404
 
 from .models import Group, KeptTransfers, PaymentMark, Player, RoundVersion, Session, Sitting
@@ -99,7 +99,7 @@ def session_debts(session: Session) -> tuple[PairDebt, ...]:
 
 
 def sessions_debts(sessions: Sequence[Session]) -> dict[int, tuple[PairDebt, ...]]:
-    """``session_debts`` of many sessions at once, settled afresh: the totals' four queries and one of
+    """``session_debts`` of many sessions at once, settled afresh: the totals' queries and one of
     marks."""
     totals = sessions_totals(sessions)
     names = {person.player_id: person.player_name for each in totals.values() for person in each.players}
@@ -164,7 +164,7 @@ def _pair_debts(
 
 def kept_transfers(group: Group, sessions: Sequence[Session]) -> dict[int, Sequence[Transfer]]:
     """Each of ``sessions``' transfers (step 1), from ``KeptTransfers`` where its key is the session's now;
-    the others are settled afresh (the totals' four queries, whatever their number) and kept. Two queries
+    the others are settled afresh (the totals' queries, whatever their number) and kept. Two queries
     when none is stale, read by ``group`` (all the sessions are its): a list of a thousand ids costs more
     to build than the rows it finds.
 
@@ -288,10 +288,11 @@ def tonight_and_carried(session: Session) -> tuple[tuple[PairDebt, ...], tuple[P
     return tonight, tuple(debt for debt in every if debt.session_id != session.pk and debt.left != 0)
 
 
-def corrected_after_marks(session: Session) -> bool:
-    """Whether a hand of ``session`` was corrected or voided after its first payment was marked: its
-    transfers may then differ from what was paid, and the settle page says so (step 3)."""
-    first_mark = PaymentMark.objects.filter(session=session).aggregate(first=Min("created"))["first"]
+def corrected_after_marks(session: Session, marks: Iterable[PaymentMark]) -> bool:
+    """Whether a hand of ``session`` was corrected or voided after its first payment was marked (``marks``:
+    its marks, ``session_marks``, which its pages read anyway): its transfers may then differ from what was
+    paid, and the settle page says so (step 3)."""
+    first_mark = min((mark.created for mark in marks), default=None)
     if first_mark is None:
         return False
     latest = RoundVersion.objects.filter(round__session=session, version__gt=1).aggregate(last=Max("created"))

@@ -23,13 +23,14 @@ MARK_ID = _id_parameter("mark_id", "payment mark")
 
 def session_debts_answer(session: Session) -> dict[str, object]:
     pairs, carried = debts.tonight_and_carried(session)
+    marks = list(debts.session_marks(session))
     return {
         "session": session.pk,
         "unit": debts.unit_of(session),
         "pairs": pairs,
         "carried": carried,
-        "corrected_after_marks": debts.corrected_after_marks(session),
-        "marks": debts.session_marks(session),
+        "corrected_after_marks": debts.corrected_after_marks(session, marks),
+        "marks": marks,
     }
 
 

@@ -121,13 +121,14 @@ def settle_context(request: SignedInRequest, session: Session, role: str | None)
         request.user, role, carried, accounts=accounts, session_names=names, carried=True
     )
     all_told = debts.still_owed((*pairs, *carried)) if including else ()
+    marks = list(debts.session_marks(session))
     context = {
         "debt_rows": debt_rows(request.user, role, pairs, accounts=accounts, session_names=names),
         "carried_rows": carried_rows,
         "all_told": all_told,
         "including_carried": including,
-        "marks": [_mark_row(mark, request.user, role) for mark in debts.session_marks(session)],
-        "corrected": debts.corrected_after_marks(session) and any(debt.left for debt in pairs),
+        "marks": [_mark_row(mark, request.user, role) for mark in marks],
+        "corrected": debts.corrected_after_marks(session, marks) and any(debt.left for debt in pairs),
     }
     return SettleDebts(context, carried_lines(carried_rows, all_told))
 

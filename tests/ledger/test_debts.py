@@ -76,10 +76,10 @@ def test_the_next_session_carries_what_is_unpaid_apart_from_its_own(owner, playe
 
 def test_a_correction_after_payments_shows_the_difference_to_return(owner, played):
     mark(owner, played, "小王", "小李", 5)
-    assert not debts.corrected_after_marks(played)
+    assert not debts.corrected_after_marks(played, debts.session_marks(played))
     round_ = played.rounds.get()
     services.round_correct(actor=owner, round_=round_, body=ONE_FAN_SELF_DRAW)
-    assert debts.corrected_after_marks(played)
+    assert debts.corrected_after_marks(played, debts.session_marks(played))
     # 1 fan self-drawn: each pays 2; 小王 paid 5, so 小李 has 3 to give back
     assert accounts(played) == {
         ("小王", "小李", 2, 5, -3),
