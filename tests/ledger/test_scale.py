@@ -161,3 +161,14 @@ def test_the_kept_seeds_key_moves_with_what_determines_the_seed(
     assert seed_cache.key((1, 10), [10, 200], "postgresql") != first
     seeder.write_text("another seeder")
     assert seed_cache.key((1, 10), [10, 200], "sqlite") != first
+
+
+def test_the_bench_holds_a_read_to_its_growth_per_what_it_shows() -> None:
+    from bench import bench_scale
+
+    def at(ms: float, kb: float) -> dict[str, Any]:
+        return {"server_ms": ms, "gzip": kb * 1024}
+
+    assert bench_scale._growth(at(50, 6), at(150, 6)) == 3  # the same answer, three times the time
+    assert bench_scale._growth(at(50, 6), at(150, 60)) == pytest.approx(0.3)  # it shows ten times more
+    assert bench_scale._growth(at(50, 6), at(150, 3)) == 3  # a smaller answer excuses nothing
