@@ -1,19 +1,21 @@
 """A session's trends in words and lines: the running totals hand by hand, their chart, the biggest hands.
 
-The numbers are the ledger's: ``selectors.session_hand_nets`` (each hand's net per seat, summed in the
-database: a voided hand moves nothing, a corrected one counts as its latest version) and
-``selectors.session_biggest_wins`` (the points each winner took, from the ledger's rows). This module only
-adds them up hand after hand, words them and draws them (``web.charts``), for the chart page
-(``chart.py``) and the live board of a viewer link (``live.py``). No URLs here, so either imports it.
+The numbers are the ledger's, summed in the database (a voided hand moves nothing, a corrected one counts
+as its latest version): each hand's net per person for the chart page (``chart.py``,
+``selectors.session_person_nets``, every hand of the session as plain numbers), per seat for the last
+hands of the live board of a viewer link (``live.py``, ``selectors.session_hand_nets``), and the points
+each winner took (``selectors.session_biggest_wins``). This module only adds them up hand after hand, words
+them and draws them (``web.charts``). No URLs here, so either page imports it.
 
-The ledger sums by seat; both pages show a column per person (the seats now, then whoever left: the order
-of ``SessionTotals.players``), each hand's seat nets counted for who sat there for that hand
-(``by_person``; docs/ledger.md, "Substitutes").
+Both pages show a column per person (the seats now, then whoever left: the order of
+``SessionTotals.players``): the chart's sums are by person already (each ledger row names its player), the
+board's seat nets are counted for who sat there for that hand (``by_person``; docs/ledger.md,
+"Substitutes").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
 
@@ -82,6 +84,26 @@ def running_totals(hands: Sequence[selectors.HandNet], *, start: Sequence[int] =
         HandRow(hand.number, hand.voided, hand.corrected, totals, hand.adjustment)
         for hand, totals in zip(hands, sums, strict=True)
     ]
+
+
+def drawn_rows(
+    hands: Sequence[tuple[int, tuple[int, ...]]],
+    indexes: Sequence[int],
+    marks: Mapping[int, selectors.HandMark],
+) -> list[HandRow]:
+    """The rows of the hands at ``indexes`` of ``hands`` (each a position and its nets per person, as
+    ``selectors.session_person_nets`` reads them), each with the running totals after it and its marks
+    (``selectors.session_hand_marks``, by position): each person's column added up once, in C, and only
+    the totals drawn kept."""
+    columns = [list(accumulate(column)) for column in zip(*(nets for _position, nets in hands), strict=True)]
+    return [
+        _marked(hands[index][0], marks[hands[index][0]], tuple(column[index] for column in columns))
+        for index in indexes
+    ]
+
+
+def _marked(position: int, mark: selectors.HandMark, values: tuple[int, ...]) -> HandRow:
+    return HandRow(position, mark.voided, mark.corrected, values, mark.adjustment)
 
 
 def newest_nets(hands: Sequence[selectors.HandNet]) -> list[HandRow]:
