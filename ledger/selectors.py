@@ -769,10 +769,10 @@ def _was_corrected() -> Exists:
 def session_person_nets(session: Session, people: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
     """Every round in order, as its position and what each of ``people`` (player ids) netted in it,
     whichever seat he sat at: the ledger's sums by person, so a voided round nets 0 and a corrected one its
-    latest version. One query of plain numbers, summed a round at a time in the order of the rounds' index
-    (no sort). Building a model per round and asking each whether it was corrected took 355 of the 走势
-    page's 578 ms at 10,000 hands (issue 16); ``session_hand_marks`` says that of the hands drawn only.
-    The house's rows are nobody's."""
+    latest version. One query of plain numbers (SQLite sums a round at a time down the rounds' index, with
+    no sort; PostgreSQL hashes). Building a model per round and asking each whether it was corrected took
+    355 of the 走势 page's 578 ms at 10,000 hands (issue 16); ``session_hand_marks`` says that of the hands
+    drawn only. The house's rows are nobody's."""
     sums = {
         f"net_{place}": Coalesce(Sum("entries__points", filter=Q(entries__player_id=player)), 0)
         for place, player in enumerate(people)
