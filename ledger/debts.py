@@ -26,32 +26,22 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import OperationalError, transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Max, OuterRef, QuerySet, StringAgg, Subquery, TextField, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.shortcuts import get_object_or_404
 
-from .models import Group, KeptTransfers, PaymentMark, Player, RoundVersion, Session, Sitting
-from .selectors import SessionTotals, money_settle_up, sessions_for, sessions_totals
+from .models import Group, KeptTransfers, PaymentMark, RoundVersion, Session, Sitting
+from .selectors import SessionTotals, money_settle_up, player_names, sessions_for, sessions_totals
 
 POINTS, COINS = "points", "coins"
 
 # Moves (1, 2, ...) whenever how a session's transfers are made from its inputs changes (the settle-up, the
 # fee, whose places they are): every row of ``KeptTransfers`` is then stale and settled afresh.
-TRANSFERS_FORM = 1
-
-# What of a session its transfers are made from, besides its sittings (``transfers_key``): the ledger's
-# head (moved by every round version written: records, corrections, voids), the coins' start, the fee.
-KEY_FIELDS = (
-    "id",
-    "ledger_digest",
-    "coins_enabled",
-    "starting_balances",
-    "fee_amount",
-    "fee_split",
-    "fee_paid_by_id",
-)
+TRANSFERS_FORM = 2
 
 Transfer = tuple[int, int, int]  # the payer's player id, the payee's, the amount
 
@@ -103,22 +93,23 @@ def sessions_debts(sessions: Sequence[Session]) -> dict[int, tuple[PairDebt, ...
     marks."""
     totals = sessions_totals(sessions)
     names = {person.player_id: person.player_name for each in totals.values() for person in each.players}
-    transfers = {session.pk: _transfers(session, totals[session.pk]) for session in sessions}
+    settled = [
+        Kept(session.pk, unit_of(session), _transfers(session, totals[session.pk])) for session in sessions
+    ]
     marks = PaymentMark.objects.filter(session__in=[session.pk for session in sessions])
-    return _debts_of(sessions, transfers, names, marks)
+    return _debts_of(settled, names, marks)
 
 
 def _debts_of(
-    sessions: Sequence[Session],
-    transfers: Mapping[int, Sequence[Transfer]],
-    names: Mapping[int, str],
-    marks: QuerySet[PaymentMark],
+    sessions: Sequence[Kept], names: Mapping[int, str], marks: QuerySet[PaymentMark]
 ) -> dict[int, tuple[PairDebt, ...]]:
     """Steps 2 and 3 for each of ``sessions``, given its transfers and ``marks`` (theirs): one query."""
     by_session = _marks_by_session(marks)
     return {
-        session.pk: _pair_debts(session, transfers[session.pk], names, by_session.get(session.pk, ()))
-        for session in sessions
+        kept.session_id: _pair_debts(
+            kept.session_id, kept.unit, kept.transfers, names, by_session.get(kept.session_id, ())
+        )
+        for kept in sessions
     }
 
 
@@ -143,70 +134,123 @@ def _transfers(session: Session, totals: SessionTotals) -> list[Transfer]:
 
 
 def _pair_debts(
-    session: Session,
+    session_id: int,
+    unit: str,
     transfers: Iterable[Transfer],
     names: Mapping[int, str],
     marks: Iterable[tuple[Party, Party, int]],
 ) -> tuple[PairDebt, ...]:
     """Steps 1 to 3 of the module's model for one session."""
+    parties: dict[int, Party] = {}
     asked: dict[tuple[Party, Party], int] = {}
     for payer, payee, amount in transfers:
-        _add(asked, Party(payer, names[payer]), Party(payee, names[payee]), amount)
+        _add(asked, _party(parties, payer, names), _party(parties, payee, names), amount)
     paid: dict[tuple[Party, Party], int] = {}
     for payer_party, payee_party, amount in marks:
         _add(paid, payer_party, payee_party, amount)
     pairs = [*asked, *(pair for pair in paid if pair not in asked)]
-    return tuple(
-        _oriented(session, first, second, asked.get((first, second), 0), paid.get((first, second), 0))
-        for first, second in pairs
+    return tuple(_oriented(session_id, unit, *pair, asked.get(pair, 0), paid.get(pair, 0)) for pair in pairs)
+
+
+def _party(parties: dict[int, Party], player_id: int, names: Mapping[int, str]) -> Party:
+    """One ``Party`` per player of a session's pairs: made once, not once per transfer."""
+    party = parties.get(player_id)
+    if party is None:
+        party = parties[player_id] = Party(player_id, names[player_id])
+    return party
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """One session's transfers (step 1) as a group's reads take them: oldest session first."""
+
+    session_id: int
+    unit: str
+    transfers: Sequence[Transfer]
+
+
+def _spell_text() -> Concat:
+    """A sitting as text (id, seat, player, first hand, last: empty while he sits there), the same on every
+    database, so that the session's key is made in one query with its row."""
+    parts: list[Any] = []
+    for field in ("id", "seat", "player_id", "first"):
+        parts += [Cast(field, TextField()), Value(",")]
+    return Concat(*parts, Coalesce(Cast("last", TextField()), Value("")), output_field=TextField())
+
+
+def _kept_rows(group: Group) -> QuerySet[Session, tuple[Any, ...]]:
+    """Per session of ``group``, oldest first, in one query: what its transfers are made from (the ledger's
+    head, moved by every round version written: records, corrections, voids; whether it plays for coins and
+    their start; the fee; its sittings as text), then its kept row's key and transfers (null when none is
+    kept). The JSON columns come as text: the key digests the text, and only the kept transfers are
+    decoded."""
+    spells = (
+        Sitting.objects.filter(session=OuterRef("pk"))
+        .order_by()
+        .values("session")
+        .annotate(text=StringAgg(_spell_text(), Value(";")))
+        .values("text")
+    )
+    return (
+        group_sessions_oldest_first(group)
+        .annotate(
+            balances=Cast("starting_balances", TextField()),
+            spells=Subquery(spells, output_field=TextField()),
+            kept=Cast("kept_transfers__transfers", TextField()),
+        )
+        .values_list(
+            "id",
+            "ledger_digest",
+            "coins_enabled",
+            "balances",
+            "fee_amount",
+            "fee_split",
+            "fee_paid_by_id",
+            "spells",
+            "kept_transfers__key",
+            "kept",
+        )
     )
 
 
-def kept_transfers(group: Group, sessions: Sequence[Session]) -> dict[int, Sequence[Transfer]]:
-    """Each of ``sessions``' transfers (step 1), from ``KeptTransfers`` where its key is the session's now;
-    the others are settled afresh (the totals' queries, whatever their number) and kept. Two queries
-    when none is stale, read by ``group`` (all the sessions are its): a list of a thousand ids costs more
-    to build than the rows it finds.
+def kept_transfers(group: Group) -> list[Kept]:
+    """Each of the group's sessions' transfers (step 1), oldest first, from ``KeptTransfers`` where its key
+    is the session's now; the others are settled afresh (their rows, then the totals' queries, whatever
+    their number) and kept. One query when none is stale.
 
     A row can never be taken stale: its key is made from the session row and sittings read *before* the
     totals it is settled from, so a write landing in between leaves a key older than the figures (read
     again next time, never wrongly taken), and no key comes back once its inputs move: the ledger's digest
     is a chain, a sitting's id is never reused, and the fee is read with the digest in one row."""
-    spells: dict[int, list[list[int | None]]] = defaultdict(list)
-    for session_id, *spell in (
-        Sitting.objects.filter(session__group=group)
-        .order_by("id")
-        .values_list("session_id", "id", "seat", "player_id", "first", "last")
-    ):
-        spells[session_id].append(spell)
-    keys = {session.pk: transfers_key(session, spells[session.pk]) for session in sessions}
-    kept: dict[int, Sequence[Transfer]] = {
-        session_id: [(payer, payee, amount) for payer, payee, amount in transfers]
-        for session_id, key, transfers in KeptTransfers.objects.filter(session__group=group).values_list(
-            "session_id", "key", "transfers"
-        )
-        if key == keys.get(session_id)
-    }
-    stale = [session for session in sessions if session.pk not in kept]
+    found: list[Kept] = []
+    stale: dict[int, str] = {}
+    for session_id, digest, coins, balances, fee, split, paid_by, spells, kept_key, kept in _kept_rows(group):
+        key = transfers_key([session_id, digest, coins, balances, fee, split, paid_by, spells])
+        if key == kept_key:
+            transfers = json.loads(kept)  # [[payer, payee, amount], ...]: unpacked as a Transfer is
+        else:
+            stale[session_id] = key
+            transfers = []
+        found.append(Kept(session_id, COINS if coins else POINTS, transfers))
     if stale:
-        totals = sessions_totals(stale)
-        made = {session.pk: _transfers(session, totals[session.pk]) for session in stale}
-        _keep(
-            [
-                KeptTransfers(session_id=pk, key=keys[pk], transfers=transfers)
-                for pk, transfers in made.items()
-            ]
-        )
-        kept.update(made)
-    return kept
+        sessions = list(group_sessions_oldest_first(group).filter(pk__in=stale))
+        totals = sessions_totals(sessions)
+        made = {s.pk: Kept(s.pk, unit_of(s), _transfers(s, totals[s.pk])) for s in sessions}
+        _keep([KeptTransfers(session_id=pk, key=stale[pk], transfers=made[pk].transfers) for pk in made])
+        found = [made.get(kept.session_id, kept) for kept in found]
+    return found
 
 
-def transfers_key(session: Session, spells: Sequence[Sequence[int | None]]) -> str:
-    """The digest of everything a session's transfers are made from: its ledger (whose head moves with every
-    round version written: corrections and voids too), its coins' start, its table fee, and who sat where
-    when (each sitting with its id). ``TRANSFERS_FORM`` moves when the way they are made changes."""
-    made_from = [TRANSFERS_FORM, *(getattr(session, field) for field in KEY_FIELDS), list(spells)]
-    return hashlib.sha256(json.dumps(made_from, separators=(",", ":")).encode()).hexdigest()
+def transfers_key(made_from: Sequence[Any]) -> str:
+    """The digest of everything a session's transfers are made from (``_kept_rows``' first columns): its
+    ledger (whose head moves with every round version written: corrections and voids too), its coins'
+    start, its table fee, and who sat where when (each sitting with its id, in one order whatever order
+    the database gave them in). ``TRANSFERS_FORM`` moves when the way they are made changes. The values are
+    numbers, text, booleans and nulls, whose ``repr`` tells any two apart (and costs a third of
+    ``json.dumps``: this runs once per session on every read of a group's debts)."""
+    *fields, spells = made_from
+    sittings = sorted((spells or "").split(";"))
+    return hashlib.sha256(repr((TRANSFERS_FORM, *fields, sittings)).encode()).hexdigest()
 
 
 def _keep(rows: list[KeptTransfers]) -> None:
@@ -232,28 +276,39 @@ def _add(book: dict[tuple[Party, Party], int], payer: Party, payee: Party, amoun
         book[payee, payer] = book.get((payee, payer), 0) - amount
 
 
-def _oriented(session: Session, first: Party, second: Party, asked: int, paid: int) -> PairDebt:
+def _oriented(session_id: int, unit: str, first: Party, second: Party, asked: int, paid: int) -> PairDebt:
     """Read the pair from whoever is asked to pay (or, asked nothing, from whoever paid)."""
     if asked < 0 or (asked == 0 and paid < 0):
-        return PairDebt(session.pk, second, first, -asked, -paid, unit_of(session))
-    return PairDebt(session.pk, first, second, asked, paid, unit_of(session))
+        return PairDebt(session_id, second, first, -asked, -paid, unit)
+    return PairDebt(session_id, first, second, asked, paid, unit)
 
 
 def group_sessions_oldest_first(group: Group) -> QuerySet[Session]:
-    """The group's sessions with what their debts are made from (their transfers' key, their unit)."""
-    return (
-        Session.objects.filter(group=group).only(*KEY_FIELDS, "group_id", "created").order_by("created", "id")
-    )
+    """The group's sessions in the order of its debts."""
+    return Session.objects.filter(group=group).order_by("created", "id")
 
 
 def still_owed(debts: Iterable[PairDebt]) -> tuple[Owing, ...]:
     """Step 4: the remainders netted per pair and unit; the pairs that come out square are left out."""
-    net: dict[tuple[int, int, str], int] = defaultdict(int)
+    net: Net = defaultdict(int)
     parties: dict[int, Party] = {}
     for debt in debts:
         parties[debt.payer.player_id], parties[debt.payee.player_id] = debt.payer, debt.payee
-        low, high = sorted((debt.payer.player_id, debt.payee.player_id))
-        net[low, high, debt.unit] += debt.left if debt.payer.player_id == low else -debt.left
+        _net(net, debt.payer.player_id, debt.payee.player_id, debt.unit, debt.left)
+    return _owings(net, parties)
+
+
+Net = dict[tuple[int, int, str], int]  # (the lower player id, the higher, the unit): what low owes high
+
+
+def _net(net: Net, payer: int, payee: int, unit: str, amount: int) -> None:
+    if payer < payee:
+        net[payer, payee, unit] += amount
+    else:
+        net[payee, payer, unit] -= amount
+
+
+def _owings(net: Net, parties: Mapping[int, Party]) -> tuple[Owing, ...]:
     owings = [
         Owing(parties[low], parties[high], amount, unit)
         if amount > 0
@@ -266,17 +321,26 @@ def still_owed(debts: Iterable[PairDebt]) -> tuple[Owing, ...]:
 
 def group_debts(group: Group) -> tuple[PairDebt, ...]:
     """Every session's pair accounts, oldest session first: its transfers as kept (``kept_transfers``),
-    so the read does not settle up the group's whole history again. Five queries when none is stale."""
-    sessions = list(group_sessions_oldest_first(group))
-    names = dict(Player.objects.filter(group=group).values_list("pk", "name"))
-    marks = PaymentMark.objects.filter(session__group=group)
-    debts = _debts_of(sessions, kept_transfers(group, sessions), names, marks)
-    return tuple(debt for session in sessions for debt in debts[session.pk])
+    so the read does not settle up the group's whole history again. Three queries when none is stale."""
+    sessions = kept_transfers(group)
+    debts = _debts_of(sessions, player_names(group), PaymentMark.objects.filter(session__group=group))
+    return tuple(debt for kept in sessions for debt in debts[kept.session_id])
 
 
-def group_still_owed(group: Group) -> tuple[Owing, ...]:
-    """谁还欠谁: what each pair of the group still owes across all its sessions."""
-    return still_owed(group_debts(group))
+def group_still_owed(group: Group, *, names: Mapping[int, str] | None = None) -> tuple[Owing, ...]:
+    """谁还欠谁: what each pair of the group still owes across all its sessions, ``still_owed`` of
+    ``group_debts`` netted as the transfers and marks come, without making each session's pairs (the sum
+    is the same: a pair's remainder is linear in both). Three queries when no session is stale, two when
+    the caller has read the group's ``names`` (``selectors.player_names``)."""
+    names = player_names(group) if names is None else names
+    marks = _marks_by_session(PaymentMark.objects.filter(session__group=group))
+    net: Net = defaultdict(int)
+    for kept in kept_transfers(group):
+        for payer, payee, amount in kept.transfers:
+            _net(net, payer, payee, kept.unit, amount)
+        for payer_party, payee_party, amount in marks.get(kept.session_id, ()):
+            _net(net, payer_party.player_id, payee_party.player_id, kept.unit, -amount)
+    return _owings(net, {player_id: Party(player_id, name) for player_id, name in names.items()})
 
 
 def tonight_and_carried(session: Session) -> tuple[tuple[PairDebt, ...], tuple[PairDebt, ...]]:

@@ -240,8 +240,15 @@ def group_players(group: Group) -> QuerySet[Player]:
     return Player.objects.filter(group=group).select_related("user").order_by("id")
 
 
+def player_names(group: Group) -> dict[int, str]:
+    """The group's players' names by id."""
+    return dict(Player.objects.filter(group=group).values_list("pk", "name"))
+
+
 def group_sessions(group: Group) -> QuerySet[Session]:
-    return Session.objects.filter(group=group).prefetch_related("seats__player").order_by("-id")
+    """The group's sessions newest first, each with its seats and their players (one query for both)."""
+    seats = Prefetch("seats", queryset=SessionSeat.objects.select_related("player"))
+    return Session.objects.filter(group=group).prefetch_related(seats).order_by("-id")
 
 
 # --- invites -----------------------------------------------------------------------------------------
@@ -1056,9 +1063,10 @@ class SessionPage:
 
 def group_session_lines(group: Group, *, before: int | None = None) -> SessionPage:
     """The group's sessions newest first, ``SESSIONS_PER_PAGE`` of them (those older than session
-    ``before`` when given), each player's net in each: four queries, whatever the group has played, as
+    ``before`` when given), each player's net in each: three queries, whatever the group has played, as
     each sums only the rows of the sessions shown."""
-    sessions = group_sessions(group)
+    counted = Round.objects.filter(session=OuterRef("pk"), voided=False).order_by().values("session")
+    sessions = group_sessions(group).annotate(counted=Subquery(counted.annotate(n=Count("id")).values("n")))
     if before is not None:
         sessions = sessions.filter(pk__lt=before)
     shown = list(sessions[: SESSIONS_PER_PAGE + 1])
@@ -1071,7 +1079,6 @@ def group_session_lines(group: Group, *, before: int | None = None) -> SessionPa
         .annotate(total=Sum("points"))
         .order_by()
     }
-    rounds = _per(Round.objects.filter(session__in=shown, voided=False), "session", Count("id"))
     lines = tuple(
         SessionLine(
             session,
@@ -1079,7 +1086,7 @@ def group_session_lines(group: Group, *, before: int | None = None) -> SessionPa
                 SeatNet(seat.seat, seat.player.name, int(nets.get((session.pk, seat.seat)) or 0))
                 for seat in session.seats.all()
             ),
-            rounds.get(session.pk, 0),
+            session.counted or 0,  # no counting round: no row to count
         )
         for session in shown
     )

@@ -40,6 +40,7 @@ from django.db.models import Count, F, Model, OuterRef, Q, QuerySet, Subquery, S
 
 from .models import Figures, Group, Player, Session, Sitting, WinRecord
 from .names import session_title
+from .selectors import player_names
 
 AVERAGE_PLACES = Decimal("0.1")
 
@@ -206,9 +207,10 @@ def figured(scope: Scope) -> Figured:
 SUMMED = ("hands", "net", "kong_points", "huazhu", "chajiao", "wins", "self_draws", "paid", "fed")
 
 
-def group_standings(group: Group) -> list[dict[str, Any]]:
+def group_standings(group: Group, *, names: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
     """Every player's points across the group's sessions and the sessions he played, best first (two
-    queries: the players, their figures added up)."""
+    queries: the players, their figures added up; one when the caller has read the group's ``names``,
+    ``selectors.player_names``)."""
     played = {
         player: (int(points or 0), sessions)
         for player, points, sessions in Figures.objects.filter(session__group=group, player=F("other"))
@@ -219,11 +221,12 @@ def group_standings(group: Group) -> list[dict[str, Any]]:
     }
     rows: list[dict[str, Any]] = [
         {
-            **player,
-            "points": played.get(player["id"], (0, 0))[0],
-            "sessions": played.get(player["id"], (0, 0))[1],
+            "id": player_id,
+            "name": name,
+            "points": played.get(player_id, (0, 0))[0],
+            "sessions": played.get(player_id, (0, 0))[1],
         }
-        for player in Player.objects.filter(group=group).values("id", "name")
+        for player_id, name in (player_names(group) if names is None else names).items()
     ]
     # Most points first, a player who never sat at a round after, then by name.
     rows.sort(key=lambda row: (row["id"] not in played, -row["points"], row["name"]))

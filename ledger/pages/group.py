@@ -61,7 +61,12 @@ def group_page(request: SignedInRequest, group_id: int) -> HttpResponse:
 def _page(
     request: SignedInRequest, group: Group, *, status: int = 200, **forms_and_errors: Any
 ) -> HttpResponse:
-    role = selectors.role_in(user=request.user, group=group)
+    # Each of the group's players and members is read once: the members give the viewer's role, the
+    # players' names serve the standings and 谁还欠谁 too.
+    members = list(selectors.group_members(group))
+    role = next((member.role for member in members if member.user_id == request.user.pk), None)
+    players = list(selectors.group_players(group))
+    names = {player.pk: player.name for player in players}
     can_write = role in WRITER_ROLES
     before = _before(request)
     sessions = selectors.group_session_lines(group, before=before)
@@ -77,10 +82,10 @@ def _page(
         # Links grant access: viewers neither see nor make them (as on the session's 邀请 page).
         "invites": link_rows(request, selectors.group_invites(group), role=role) if can_write else [],
         "invite_sessions": list(selectors.group_open_sessions(group)) if can_write else [],
-        "standings": statistics.group_standings(group),
-        "still_owed": debts.group_still_owed(group),  # 谁还欠谁 (ledger/debts.py)
-        "players": selectors.group_players(group),
-        "members": selectors.group_members(group),
+        "standings": statistics.group_standings(group, names=names),
+        "still_owed": debts.group_still_owed(group, names=names),  # 谁还欠谁 (ledger/debts.py)
+        "players": players,
+        "members": members,
         "roles": [(value, label, ROLE_HINTS[value]) for value, label in ROLE_LABELS.items()],
         "player_form": PlayerForm(),
         **forms_and_errors,
