@@ -172,10 +172,12 @@ class Kept:
 def _spell_text() -> Concat:
     """A sitting as text (id, seat, player, first hand, last: empty while he sits there), the same on every
     database, so that the session's key is made in one query with its row."""
+    text, comma = TextField(), Value(",", output_field=TextField())
     parts: list[Any] = []
     for field in ("id", "seat", "player_id", "first"):
-        parts += [Cast(field, TextField()), Value(",")]
-    return Concat(*parts, Coalesce(Cast("last", TextField()), Value("")), output_field=TextField())
+        parts += [Cast(field, text), comma]
+    last = Coalesce(Cast("last", text), Value("", output_field=text))
+    return Concat(*parts, last, output_field=text)
 
 
 def _kept_rows(group: Group) -> QuerySet[Session, tuple[Any, ...]]:
