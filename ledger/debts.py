@@ -44,6 +44,7 @@ POINTS, COINS = "points", "coins"
 TRANSFERS_FORM = 2
 
 Transfer = tuple[int, int, int]  # the payer's player id, the payee's, the amount
+Net = dict[tuple[int, int, str], int]  # (the lower player id, the higher, the unit): what low owes high
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,10 +301,8 @@ def still_owed(debts: Iterable[PairDebt]) -> tuple[Owing, ...]:
     return _owings(net, parties)
 
 
-Net = dict[tuple[int, int, str], int]  # (the lower player id, the higher, the unit): what low owes high
-
-
 def _net(net: Net, payer: int, payee: int, unit: str, amount: int) -> None:
+    """Book ``amount`` in ``unit`` from ``payer`` to ``payee`` under the pair's key (the lower id first)."""
     if payer < payee:
         net[payer, payee, unit] += amount
     else:

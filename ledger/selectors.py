@@ -1064,17 +1064,27 @@ class SessionPage:
 def group_session_lines(group: Group, *, before: int | None = None) -> SessionPage:
     """The group's sessions newest first, ``SESSIONS_PER_PAGE`` of them (those older than session
     ``before`` when given), each player's net in each: three queries, whatever the group has played, as
-    each sums only the rows of the sessions shown."""
+    each reads only the rows of the sessions shown (their seats as names: no seat or player is made)."""
     counted = Round.objects.filter(session=OuterRef("pk"), voided=False).order_by().values("session")
-    sessions = group_sessions(group).annotate(counted=Subquery(counted.annotate(n=Count("id")).values("n")))
+    sessions = Session.objects.filter(group=group).order_by("-id")
+    sessions = sessions.annotate(counted=Subquery(counted.annotate(n=Count("id")).values("n")))
     if before is not None:
         sessions = sessions.filter(pk__lt=before)
     shown = list(sessions[: SESSIONS_PER_PAGE + 1])
     older = shown[SESSIONS_PER_PAGE - 1].pk if len(shown) > SESSIONS_PER_PAGE else None
     shown = shown[:SESSIONS_PER_PAGE]
+    seated: dict[int, list[tuple[int, str]]] = {session.pk: [] for session in shown}
+    for session_id, seat, name in (
+        SessionSeat.objects.filter(session__in=shown)
+        .order_by("seat")
+        .values_list("session_id", "seat", "player__name")
+    ):
+        seated[session_id].append((seat, name))
+    # A seat's rows are the house's others (``ledger_entry_seat_or_house``): asked by their seat, the sum is
+    # read from the index of (session, seat, points) alone, where ``is_house`` sent it to every row.
     nets = {
         (row["session"], row["seat"]): row["total"]
-        for row in LedgerEntry.objects.filter(session__in=shown, is_house=False)
+        for row in LedgerEntry.objects.filter(session__in=shown, seat__isnull=False)
         .values("session", "seat")
         .annotate(total=Sum("points"))
         .order_by()
@@ -1083,8 +1093,8 @@ def group_session_lines(group: Group, *, before: int | None = None) -> SessionPa
         SessionLine(
             session,
             tuple(
-                SeatNet(seat.seat, seat.player.name, int(nets.get((session.pk, seat.seat)) or 0))
-                for seat in session.seats.all()
+                SeatNet(seat, name, int(nets.get((session.pk, seat)) or 0))
+                for seat, name in seated[session.pk]
             ),
             session.counted or 0,  # no counting round: no row to count
         )
