@@ -141,6 +141,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # web is no app (it has no models): its tags are named here
+            "libraries": {"web": "web.templatetags"},
         },
     },
 ]
