@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from calculator.engine import CAP, MAX_OPTION_VALUE, MAX_PATTERN_FAN, OPTIONS, PATTERNS, Option, OptionKind
+from web.widgets import Select
 
 from .words import fan_words, option_label, pattern_name, value_words
 
@@ -91,6 +92,7 @@ def option_field(
             + [(raw, value_words(option, codec.from_raw(raw), language)) for raw in offered],
             coerce=codec.from_raw,
             empty_value=None,
+            widget=Select,
         )
     attrs = {
         "placeholder": placeholder,
@@ -122,6 +124,7 @@ def pattern_field(pattern: Any, language: str, *, unchanged: str) -> forms.Field
         choices=[("", unchanged)] + [(str(fan), fan_words(fan)) for fan in range(1, MAX_PATTERN_FAN + 1)],
         coerce=int,
         empty_value=None,
+        widget=Select,
     )
 
 
