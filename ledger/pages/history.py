@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from calculator.engine import Rules
 from settlement.engine import HandDraft, RoundResult, StaleDraft, Undone
 from web.entry.events import table_rules
 from web.entry.explain import EventView, event_title, event_views
@@ -77,9 +78,7 @@ class HandView:
     gains: tuple[tuple[str, int], ...]  # and who took points from it, with how many
 
 
-def version_view(
-    version: RoundVersion, names: Sequence[str], rules: Mapping[str, Any], language: str
-) -> VersionView:
+def version_view(version: RoundVersion, names: Sequence[str], rules: Rules, language: str) -> VersionView:
     result = version.result or {"net": [0] * len(names), "events": [], "transfers": []}
     notes = [note or "" for note in version.notes]
     return VersionView(
@@ -88,7 +87,7 @@ def version_view(
         created=version.created,
         author=version.created_by.get_username() if version.created_by else "",
         nets=tuple(zip(names, result["net"], strict=True)),
-        events=event_views(result, notes, names, table_rules(rules), language),
+        events=event_views(result, notes, names, rules, language),
     )
 
 
@@ -100,7 +99,7 @@ def headline(result: Mapping[str, Any] | None, names: Sequence[str]) -> str:
     return " · ".join(event_title(summary, names) for summary in ending)
 
 
-def hand_view(round_: Round, names: Sequence[str], rules: Mapping[str, Any], language: str) -> HandView:
+def hand_view(round_: Round, names: Sequence[str], rules: Rules, language: str) -> HandView:
     versions = list(round_.versions.all())  # prefetched, oldest first
     counted = [version for version in versions if version.result is not None]
     shown = counted[-1]
@@ -187,11 +186,12 @@ def _history(
     spells = selectors.sittings([session]).get(session.pk, [])  # each hand named as the table sat for it
     page = history_page_of(request.GET, selectors.session_last_position(session))
     rounds = selectors.session_history(session, newest=page.newest, count=HANDS_PER_PAGE)
+    rules = table_rules(session.rules)  # read from their JSON once for the page, not once a version
     context = {
         "session": session,
         "totals": selectors.session_totals(session),
         "hands": [
-            hand_view(round_, selectors.names_at(spells, round_.position), session.rules, language)
+            hand_view(round_, selectors.names_at(spells, round_.position), rules, language)
             for round_ in rounds
         ],
         "page": page,
