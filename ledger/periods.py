@@ -162,13 +162,14 @@ def _kings(values: Mapping[int, int]) -> tuple[int, ...]:
     return tuple(sorted(player for player, value in values.items() if value == best)) if best > 0 else ()
 
 
-def _longest_run(order: list[int], nets: Mapping[tuple[int, int], int], player: int) -> int:
-    best = run = 0
+def _longest_runs(order: list[int], nets: Mapping[int, Mapping[int, int]]) -> dict[int, int]:
+    """Each player's longest run (rule 5), in one walk of the sessions for every player."""
+    run: dict[int, int] = {}
+    best: dict[int, int] = {}
     for session in order:
-        if (session, player) not in nets:
-            continue
-        run = run + 1 if nets[(session, player)] > 0 else 0
-        best = max(best, run)
+        for player, net in nets.get(session, {}).items():
+            run[player] = run.get(player, 0) + 1 if net > 0 else 0
+            best[player] = max(best.get(player, 0), run[player])
     return best
 
 
@@ -179,6 +180,7 @@ def period_figures(group: Group, period: Period) -> PeriodFigures:
 def figures_of(period: Period, figures: Figured) -> PeriodFigures:
     """The period's figures from its figures already read (rules 1-5 of the module's docstring)."""
     order = [session["id"] for session in figures.sessions]
+    runs = _longest_runs(order, figures.nets)
     fed = {pair: int(row["fed"]) for pair, row in figures.pairs.items() if row["fed"]}
     between: dict[tuple[int, int], int] = {}
     for (paid_by, paid_to), row in figures.pairs.items():
@@ -195,7 +197,7 @@ def figures_of(period: Period, figures: Figured) -> PeriodFigures:
             net=figures.of(player, "net"),
             kong_points=figures.of(player, "kong_points"),
             huazhu=figures.of(player, "huazhu"),
-            winning_run=_longest_run(order, figures.nets, player),
+            winning_run=runs.get(player, 0),
         )
         for player, name in figures.players
     )

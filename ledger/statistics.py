@@ -164,7 +164,7 @@ class Figured:
 
     players: tuple[tuple[int, str], ...]  # (id, name) of every player of the group, by id
     sessions: tuple[_SessionRow, ...]
-    nets: Mapping[tuple[int, int], int]  # (session, player) -> his net, for those who played it
+    nets: Mapping[int, Mapping[int, int]]  # session -> player -> his net, for those who played it
     own: Mapping[int, Mapping[str, Any]]  # player -> his figures added up, and the sessions he played
     pairs: Mapping[tuple[int, int], Mapping[str, Any]]  # (player, other) -> paid, fed
 
@@ -182,10 +182,9 @@ def figured(scope: Scope) -> Figured:
         .values("id", "name", "day", "day_number", "created", "hands")
     )
     own_rows = scope.rows(Figures.objects.filter(player=F("other")))
-    nets = {
-        (session, player): int(net)
-        for session, player, net in own_rows.filter(rounds__gt=0).values_list("session", "player", "net")
-    }
+    nets: dict[int, dict[int, int]] = {}  # by session, as the standings and the runs walk them
+    for session, player, net in own_rows.filter(rounds__gt=0).values_list("session", "player", "net"):
+        nets.setdefault(session, {})[player] = int(net)
     own: dict[int, Mapping[str, Any]] = {}
     pairs: dict[tuple[int, int], Mapping[str, Any]] = {}
     for row in (
@@ -251,6 +250,11 @@ def statistics_of(scope: Scope, figures: Figured) -> GroupStatistics:
     deal_ins: dict[int, int] = {}
     for (player, _), pair in figures.pairs.items():
         deal_ins[player] = deal_ins.get(player, 0) + int(pair["fed"] or 0)
+    # one walk of the standings for every player, not one a player
+    session_nets: dict[int, list[SessionNet]] = {player: [] for player in player_ids}
+    for standing in standings:
+        for player, net in standing.nets.items():
+            session_nets[player].append(SessionNet(standing.session_id, standing.name, net))
     return GroupStatistics(
         players=tuple(
             PlayerRecord(
@@ -266,11 +270,7 @@ def statistics_of(scope: Scope, figures: Figured) -> GroupStatistics:
                 chajiao=figures.of(player, "chajiao"),
                 net=figures.of(player, "net"),
                 biggest=biggest.get(player),
-                session_nets=tuple(
-                    SessionNet(standing.session_id, standing.name, standing.nets[player])
-                    for standing in standings
-                    if player in standing.nets
-                ),
+                session_nets=tuple(session_nets[player]),
             )
             for player, name in figures.players
         ),
@@ -305,16 +305,14 @@ def _biggest_hands(scope: Scope) -> dict[int, BiggestHand]:
 
 
 def _standings(
-    sessions: Sequence[_SessionRow], nets: Mapping[tuple[int, int], int], player_ids: list[int]
+    sessions: Sequence[_SessionRow], nets: Mapping[int, Mapping[int, int]], player_ids: list[int]
 ) -> tuple[SessionStanding, ...]:
     """Rule 6: each session's nets and the running totals after it (a player who sat out keeps his)."""
     totals = dict.fromkeys(player_ids, 0)
     standings = []
     for session in sessions:
-        played = {
-            player: nets[(session["id"], player)] for player in player_ids if (session["id"], player) in nets
-        }
-        totals = {player: totals[player] + played.get(player, 0) for player in player_ids}
+        played = nets.get(session["id"], {})
+        totals = totals | {player: totals[player] + net for player, net in played.items()}
         standings.append(
             SessionStanding(
                 session["id"],
