@@ -1,7 +1,8 @@
 """The template tags of the pages of several apps (``{% load web %}``, registered in the settings' TEMPLATES).
 
-A tag here replaces an ``{% include %}`` that pages repeat in their loops: an include costs a template
-lookup and a context of its own each time, a third of home's 100 group cards' rendering (issue 16).
+A tag here stands for what would otherwise be an ``{% include %}`` repeated in the pages' loops: an include
+costs a template lookup and a context of its own each time, a third of home's rendering of 100 group cards
+(issue 16).
 """
 
 from __future__ import annotations

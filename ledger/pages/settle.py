@@ -50,7 +50,7 @@ class Transfer:
 
 
 def signed(points: int) -> str:
-    """A number of the summary as the pages print it (web/_signed.html): +36, −12 (a real minus), 0."""
+    """A number of the summary as the pages print it (web.templatetags.signed): +36, −12 (a real minus), 0."""
     return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
 
 

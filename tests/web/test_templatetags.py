@@ -26,6 +26,6 @@ def test_a_signed_number_reads_without_colour(value, options, written):
     assert signed(value, **options) == written
 
 
-def test_the_include_still_draws_through_the_tag():
-    template = engines["django"].from_string('{% include "web/_signed.html" with value=-4 extra_class="x" %}')
+def test_a_template_loads_it_as_web():
+    template = engines["django"].from_string('{% load web %}{% signed -4 extra_class="x" %}')
     assert template.render({}) == '<span class="signed loss x">\u22124</span>'
