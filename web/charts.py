@@ -59,7 +59,7 @@ UNITS = {
     "en": ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "k")),
 }
 MAX_POINTS = 120  # points per line worth drawing: three units apart at 360
-MINUS = "\u2212"  # the pages' minus sign (web/_signed.html), not a hyphen
+MINUS = "\u2212"  # the pages' minus sign (web.templatetags.signed), not a hyphen
 
 Series = tuple[str, Sequence[int]]
 
