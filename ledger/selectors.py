@@ -994,9 +994,21 @@ class GroupCard:
     open_sessions: tuple[OpenSession, ...]
 
 
-def home_groups(user: User) -> list[GroupCard]:
-    """The user's groups, newest activity first, each with its open sessions and their running totals: the
-    same nine queries whatever the number of groups and open sessions."""
+# The groups home draws as cards, newest activity first: a phone's few screens. A parlour's player in a
+# hundred groups gets the rest as one line each, so home costs what a dozen cards do (issue 16).
+HOME_CARDS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class HomeGroups:
+    cards: tuple[GroupCard, ...]  # the ``HOME_CARDS`` groups played in most recently
+    others: tuple[Group, ...]  # the rest, in the same order, each with ``role``
+
+
+def home_groups(user: User) -> HomeGroups:
+    """The user's groups, newest activity first: the first ``HOME_CARDS`` with their open sessions and
+    those sessions' running totals, the others by name. The same queries whatever the number of groups
+    and open sessions."""
     # Each a subquery by its own index: joined, the players and the sessions multiplied each other's rows
     # (a group of 1,000 sessions made 6,000 for one count; issue 16).
     players = Player.objects.filter(group=OuterRef("pk")).order_by().values("group")
@@ -1008,6 +1020,7 @@ def home_groups(user: User) -> list[GroupCard]:
         )
     )
     groups.sort(key=lambda group: (group.last or 0, group.pk), reverse=True)
+    groups, others = groups[:HOME_CARDS], groups[HOME_CARDS:]
     playing = list(Session.objects.filter(group__in=groups, status=SessionStatus.OPEN).order_by("-id"))
     totals = sessions_totals(playing)
     numbers = hand_numbers(playing)
@@ -1016,10 +1029,11 @@ def home_groups(user: User) -> list[GroupCard]:
         open_by_group.setdefault(session.group_id, []).append(
             OpenSession(session, totals[session.pk], numbers[session.pk])
         )
-    return [
+    cards = tuple(
         GroupCard(group, group.role, group.player_count, tuple(open_by_group.get(group.pk, ())))
         for group in groups
-    ]
+    )
+    return HomeGroups(cards, tuple(others))
 
 
 def hand_numbers(sessions: Sequence[Session]) -> dict[int, int]:

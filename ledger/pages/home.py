@@ -38,12 +38,13 @@ def home(request: SignedInRequest) -> HttpResponse:
 
 
 def _home(request: SignedInRequest, form: GroupForm | None, *, status: int) -> HttpResponse:
-    cards = selectors.home_groups(request.user)
+    mine = selectors.home_groups(request.user)
     if form is None:
         # A first group is named for its creator until he names it: one tap on to the start page.
         first = {"name": _("%(name)s's table") % {"name": request.user.get_username()}}
-        form = GroupForm(initial={} if cards else first)
-    return render(request, "ledger/home/home.html", {"cards": cards, "group_form": form}, status=status)
+        form = GroupForm(initial={} if mine.cards else first)
+    context = {"cards": mine.cards, "other_groups": mine.others, "group_form": form}
+    return render(request, "ledger/home/home.html", context, status=status)
 
 
 @login_required

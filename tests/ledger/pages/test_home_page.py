@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from ledger import services
 from ledger.models import Group, Membership, Role
+from ledger.selectors import HOME_CARDS
 from tests.ledger.conftest import SELF_DRAW_B, make_table, make_user, member_join
 from tests.ledger.pages.helpers import ENGLISH, errors_of, logged_in, visible_text
 
@@ -48,6 +49,23 @@ def test_a_viewer_is_not_offered_to_start_a_session(owner):
     home = logged_in(viewer).get(reverse("home"))
     assert reverse("session-start", args=[group.pk]) not in home.content.decode()
     assert "观众" in visible_text(home)
+
+
+def test_the_groups_played_least_recently_are_a_line_each_after_the_cards(owner):
+    """A parlour's player in many groups: the HOME_CARDS played in most recently are cards with their open
+    sessions' totals, the rest one line each (name, role, a link), so home costs what a dozen cards do."""
+    groups = [make_table(owner, group_name=f"第{number}桌")[0] for number in range(HOME_CARDS + 2)]
+    home = logged_in(owner).get(reverse("home"))
+    text, html = visible_text(home), home.content.decode()
+    assert "另外 2 个群组（较久没打）" in text
+    oldest, second_oldest, newest = groups[0], groups[1], groups[-1]
+    for listed in (oldest, second_oldest):  # a link to the group, no card and no totals
+        assert reverse("group-page", args=[listed.pk]) in html
+        assert reverse("session-start", args=[listed.pk]) not in html
+    assert reverse("session-start", args=[newest.pk]) in html
+    assert html.count('class="card groupcard"') == HOME_CARDS
+    english = visible_text(logged_in(owner).get(reverse("home"), **ENGLISH))
+    assert "2 more groups, played less recently" in english
 
 
 def test_home_is_for_logged_in_players(db):
