@@ -17,7 +17,7 @@ date they started, in the site's time zone):
    named when the best is not above 0.
 
 All of it is read from the period's figures (``statistics.figured``: ``ledger.figures`` keeps them, a
-pair's rows holding what one player paid the other and the wins he fed him): four queries whatever the
+pair's rows holding what one player paid the other and the wins he fed him): five queries whatever the
 number of sessions or hands (tests assert it at two sizes), shared with the period's statistics; Python
 only merges their rows by player.
 """
@@ -146,12 +146,12 @@ def period_scope(group: Group, period: Period) -> Scope:
 
 def period_statistics(group: Group, period: Period) -> GroupStatistics:
     """``statistics.group_statistics`` over the period's sessions: the records and standings of 统计's
-    tables and the API's ``period.records`` and ``period.standings`` (five queries)."""
+    tables and the API's ``period.records`` and ``period.standings`` (six queries)."""
     return period_report(group, period)[1]
 
 
 def period_report(group: Group, period: Period) -> tuple[PeriodFigures, GroupStatistics]:
-    """The period's figures and its statistics from one read of its figures (five queries)."""
+    """The period's figures and its statistics from one read of its figures (six queries)."""
     scope = period_scope(group, period)
     figures = figured(scope)
     return figures_of(period, figures), statistics_of(scope, figures)

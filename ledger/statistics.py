@@ -22,7 +22,7 @@ What counts, read once here for the statistics page and the API alike:
    added up from 0 at its first session.
 
 The figures are read from ``models.Figures``, which every round write keeps (``ledger.figures``: these
-rules as the rows a session adds up to), never from the ledger itself: a group's statistics cost five
+rules as the rows a session adds up to), never from the ledger itself: a group's statistics cost six
 queries whatever the number of sessions or hands, and what they read grows with its sessions (one row a
 player a session), never with its hands (a period narrows each query by its sessions, as a subquery).
 Python only merges their rows by player.
@@ -159,7 +159,7 @@ class _SessionRow(TypedDict):
 
 @dataclass(frozen=True, slots=True)
 class Figured:
-    """What four queries read of a scope's figures: the players, the counted sessions in the order
+    """What five queries read of a scope's figures: the players, the counted sessions in the order
     played, each player's net in each he played, and the figures added up per player and per pair."""
 
     players: tuple[tuple[int, str], ...]  # (id, name) of every player of the group, by id
@@ -173,7 +173,7 @@ class Figured:
 
 
 def figured(scope: Scope) -> Figured:
-    """The scope's figures (four queries, whatever the number of its sessions or hands)."""
+    """The scope's figures (five queries, whatever the number of its sessions or hands)."""
     players = tuple(Player.objects.filter(group=scope.group).order_by("id").values_list("id", "name"))
     sessions = tuple(
         scope.rows(Session.objects.filter(counted_rounds__gt=0), via="pk")
@@ -183,27 +183,34 @@ def figured(scope: Scope) -> Figured:
     )
     own_rows = scope.rows(Figures.objects.filter(player=F("other")))
     nets: dict[int, dict[int, int]] = {}  # by session, as the standings and the runs walk them
-    for session, player, net in own_rows.filter(rounds__gt=0).values_list("session", "player", "net"):
-        nets.setdefault(session, {})[player] = int(net)
-    own: dict[int, Mapping[str, Any]] = {}
-    pairs: dict[tuple[int, int], Mapping[str, Any]] = {}
-    for row in (
-        scope.rows(Figures.objects.all())
-        .values("player", "other")
-        .annotate(
-            sessions=Count("id", filter=Q(rounds__gt=0)),
-            **{name: Sum(name) for name in SUMMED},
-        )
-        .order_by()
+    # Each session's players by id (the order the answers list them in), by the columns themselves: the
+    # model's ordering by (session, player, other) joined the players to sort by the last.
+    for session, player, net in (
+        own_rows.filter(rounds__gt=0)
+        .values_list("session", "player", "net")
+        .order_by("session_id", "player_id")
     ):
-        if row["player"] == row["other"]:
-            own[row["player"]] = row
-        else:
-            pairs[row["player"], row["other"]] = row
+        nets.setdefault(session, {})[player] = int(net)
+    # Two sums, not one grouped by (player, other): each sorts only the rows and columns it adds up, the
+    # pairs' two of the ten (SQLite at 1,000 sessions, 16,000 rows: 23 -> 6 + 10 ms, the least of 25 runs).
+    own: dict[int, Mapping[str, Any]] = {
+        row["player"]: row
+        for row in own_rows.values("player")
+        .annotate(sessions=Count("id", filter=Q(rounds__gt=0)), **{name: Sum(name) for name in OWN})
+        .order_by()
+    }
+    pairs: dict[tuple[int, int], Mapping[str, Any]] = {
+        (row["player"], row["other"]): row
+        for row in scope.rows(Figures.objects.exclude(player=F("other")))
+        .values("player", "other")
+        .annotate(paid=Sum("paid"), fed=Sum("fed"))
+        .order_by()
+    }
     return Figured(players, sessions, nets, own, pairs)
 
 
-SUMMED = ("hands", "net", "kong_points", "huazhu", "chajiao", "wins", "self_draws", "paid", "fed")
+# What a player's own rows add up to; a pair's add up ``paid`` and ``fed``.
+OWN = ("hands", "net", "kong_points", "huazhu", "chajiao", "wins", "self_draws")
 
 
 def group_standings(group: Group, *, names: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
@@ -236,7 +243,7 @@ def group_standings(group: Group, *, names: Mapping[int, str] | None = None) -> 
 
 
 def group_statistics(group: Group, within: QuerySet[Session] | None = None) -> GroupStatistics:
-    """The group's standings session by session and every player's record (five queries), over the
+    """The group's standings session by session and every player's record (six queries), over the
     sessions ``within`` (a period's, rule 7) or all of them."""
     scope = Scope(group, within)
     return statistics_of(scope, figured(scope))

@@ -29,7 +29,7 @@ from tests.ledger.conftest import (
     make_table,
 )
 
-STATISTICS_QUERIES = 5  # ledger/statistics.py: five queries of its figures, whatever the group has played
+STATISTICS_QUERIES = 6  # ledger/statistics.py: six queries of its figures, whatever the group has played
 
 
 def by_name(records: Any) -> dict[str, Any]:
