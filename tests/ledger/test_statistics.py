@@ -4,14 +4,21 @@
 is written out there or here from the rules (RULES.md 12), not read back from the code.
 """
 
+import json
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 
-from ledger import selectors, services, statistics
+from ledger import periods, selectors, services, statistics
 from ledger.models import RoundVersion, VersionKind
+from ledger.serializers import StatisticsSerializer, period_body
 from tests.ledger.conftest import (
     DIRECT_KONG,
     DIRECT_KONG_NET,
@@ -313,3 +320,40 @@ def test_a_player_who_never_won_has_a_null_biggest_hand_in_the_api(api, owner, g
     assert {row["average_net"] for row in body["players"]} == {None}
     assert {row["biggest_fan"] for row in body["players"]} == {None}
     assert body["sessions"] == []
+
+
+def declared_walk(serializer: Any, instance: Any) -> Any:
+    """What DRF writes from the fields ``serializer`` declares, field by field, bypassing the written-out
+    ``to_representation`` of the per-session rows (ledger/serializers.py): the answer as it was."""
+    if isinstance(serializer, serializers.ListSerializer):
+        return [declared_walk(serializer.child, item) for item in instance]
+    if not isinstance(serializer, serializers.Serializer):
+        return serializer.to_representation(instance)
+    answer = {}
+    for field in serializer._readable_fields:
+        attribute = field.get_attribute(instance)
+        answer[field.field_name] = None if attribute is None else declared_walk(field, attribute)
+    return answer
+
+
+@pytest.mark.parametrize("indent", [None, 2], ids=["compact", "indented"])
+@pytest.mark.parametrize("asked", ["all", "range", "this_month", "last_month"])
+def test_the_api_writes_byte_for_byte_what_the_declared_fields_write(api, two_evenings, asked, indent):
+    today = timezone.localdate()
+    query = {"period": asked}
+    if asked == "range":  # bounded, though it holds both evenings: read again, not given again
+        query.update({"from": str(today - timedelta(days=1)), "to": str(today + timedelta(days=1))})
+    period = periods.period_of(query, today)
+    every = periods.period_report(two_evenings, periods.ALL_TIME)
+    body = {
+        "group": two_evenings.pk,
+        "players": every[1].players,
+        "sessions": every[1].sessions,
+        "period": period_body(*periods.period_report(two_evenings, period)),
+    }
+    media_type = "application/json" + (f"; indent={indent}" if indent else "")
+    expected = JSONRenderer().render(declared_walk(StatisticsSerializer(body), body), media_type)
+    answer = api.get(f"/api/v1/groups/{two_evenings.pk}/statistics/", query, HTTP_ACCEPT=media_type)
+    assert answer.status_code == 200
+    assert answer.content == expected
+    assert len(json.loads(expected)["period"]["standings"]) == (0 if asked == "last_month" else 2)
