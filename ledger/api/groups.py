@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -9,6 +10,7 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
@@ -237,7 +239,40 @@ class StandingsView(APIView):
         return Response({"group": group.pk, "standings": statistics.group_standings(group)})
 
 
+class StatisticsRenderer(JSONRenderer):
+    """JSONRenderer's bytes, the lists an answer holds twice encoded once: over the period ``all`` the
+    period's records and standings are the very lists of the all-time players and sessions
+    (``StatisticsSerializer``), half of the answer's 1.1 MB at 1,000 sessions. Unindented JSON writes a list
+    the same wherever it sits, so the rest is written around markers and each list's text put in for them."""
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        period = data.get("period") if isinstance(data, dict) else None
+        if (
+            not isinstance(period, dict)
+            or period.get("records") is not data.get("players")
+            or period.get("standings") is not data.get("sessions")
+            or self.get_indent(accepted_media_type or "", renderer_context or {}) is not None
+        ):
+            return super().render(data, accepted_media_type, renderer_context)
+        players, sessions = (f"\0{secrets.token_hex(16)}" for _ in range(2))
+        text = super().render(
+            {
+                **data,
+                "players": players,
+                "sessions": sessions,
+                "period": {**period, "records": players, "standings": sessions},
+            }
+        )
+        for marker, written in ((players, data["players"]), (sessions, data["sessions"])):
+            text = text.replace(super().render(marker), super().render(written))
+        return text
+
+
 class StatisticsView(APIView):
+    renderer_classes = (StatisticsRenderer,)
+
     @extend_schema(
         tags=["groups"],
         summary="Per-player statistics (wins, self-draws, deal-ins, the biggest hand, kong money, "
