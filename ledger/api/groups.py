@@ -17,6 +17,7 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from .. import periods, selectors, services, statistics
+from ..memory import cycles_uncollected
 from ..models import Membership
 from ..reset_links import reset_link_expires
 from ..serializers import (
@@ -280,6 +281,7 @@ class StatisticsView(APIView):
         parameters=[GROUP_ID, *PERIOD_PARAMETERS],
         responses={200: StatisticsSerializer, **READ_ERRORS},
     )
+    @cycles_uncollected()  # tens of thousands of rows, dicts and lists made at once: see ledger/memory.py
     def get(self, request: SignedInApiRequest, group_id: int) -> Response:
         group = selectors.group_get(user=request.user, group_id=group_id)
         period = periods.period_of(request.query_params, timezone.localdate())
