@@ -1079,9 +1079,7 @@ def group_session_lines(group: Group, *, before: int | None = None) -> SessionPa
     """The group's sessions newest first, ``SESSIONS_PER_PAGE`` of them (those older than session
     ``before`` when given), each player's net in each: three queries, whatever the group has played, as
     each reads only the rows of the sessions shown (their seats as names: no seat or player is made)."""
-    counted = Round.objects.filter(session=OuterRef("pk"), voided=False).order_by().values("session")
     sessions = Session.objects.filter(group=group).order_by("-id")
-    sessions = sessions.annotate(counted=Subquery(counted.annotate(n=Count("id")).values("n")))
     if before is not None:
         sessions = sessions.filter(pk__lt=before)
     shown = list(sessions[: SESSIONS_PER_PAGE + 1])
@@ -1110,7 +1108,7 @@ def group_session_lines(group: Group, *, before: int | None = None) -> SessionPa
                 SeatNet(seat, name, int(nets.get((session.pk, seat)) or 0))
                 for seat, name in seated[session.pk]
             ),
-            session.counted or 0,  # no counting round: no row to count
+            session.counted_rounds,  # kept by every round write (integrity's seal)
         )
         for session in shown
     )
