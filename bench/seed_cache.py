@@ -45,7 +45,9 @@ def key(sizes: tuple[int, ...], hands: list[int], vendor: str) -> str:
     for app in apps.get_app_configs():
         path = Path(app.path)
         files += sorted((path / "migrations").glob("*.py"))
-        if path.is_relative_to(ROOT):
+        # the project's own models, not an installed package's: a venv inside the checkout is no part of it,
+        # and a worktree using another checkout's venv must find the same key
+        if path.is_relative_to(ROOT) and "site-packages" not in path.parts:
             files += [path / "models.py", *sorted((path / "models").glob("*.py"))]
     digest = hashlib.sha256(repr((sizes, hands, vendor, django.get_version())).encode())
     for file in files:
