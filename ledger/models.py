@@ -466,6 +466,10 @@ class LedgerEntry(AppendOnlyModel):
             models.Index(fields=("session", "seat", "points"), name="ledger_session_seat_points"),
             models.Index(fields=("session", "player", "points"), name="ledger_session_player_points"),
             models.Index(fields=("player", "session", "points"), name="ledger_player_points"),
+            # A session's rows in the order written, as the API's ledger pages them: PostgreSQL otherwise
+            # walked the primary key from the database's first row, filtering by session, to the first
+            # rows of a late session (issue 16: 121 ms for a page of 100 at 1,000 sessions).
+            models.Index(fields=("session", "id"), name="ledger_session_in_order"),
             round_live_rows_index("ledger"),
         )
 
