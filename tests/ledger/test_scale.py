@@ -172,3 +172,5 @@ def test_the_bench_holds_a_read_to_its_growth_per_what_it_shows() -> None:
     assert bench_scale._growth(at(50, 6), at(150, 6)) == 3  # the same answer, three times the time
     assert bench_scale._growth(at(50, 6), at(150, 60)) == pytest.approx(0.3)  # it shows ten times more
     assert bench_scale._growth(at(50, 6), at(150, 3)) == 3  # a smaller answer excuses nothing
+    # the least of the repeats, where the run had some: a run slowed by the machine's other work is no growth
+    assert bench_scale._growth({**at(9, 6), "least_ms": 4}, {**at(8, 6), "least_ms": 6}) == 1.5
