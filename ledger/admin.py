@@ -5,10 +5,13 @@ from typing import Any
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet, ModelForm
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from . import debts
 from .models import (
     CoinEntry,
     Group,
@@ -102,6 +105,23 @@ class SessionAdmin(admin.ModelAdmin[Session]):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a session starts through the API (session_start checks its players and rules)
+
+    # An edited fee, or a session gone, changes what its group still owes (ledger/debts.py, ``moved``);
+    # the admin's change and delete views run in one transaction, the bulk deletion is given one.
+    def save_model(self, request: HttpRequest, obj: Session, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        debts.moved(obj.group_id)
+
+    def delete_model(self, request: HttpRequest, obj: Session) -> None:
+        super().delete_model(request, obj)
+        debts.moved(obj.group_id)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Session]) -> None:
+        with transaction.atomic():
+            groups = set(queryset.values_list("group_id", flat=True))
+            super().delete_queryset(request, queryset)
+            for group_id in sorted(groups):
+                debts.moved(group_id)
 
 
 class RoundVersionInline(ReadOnlyAdminMixin, admin.StackedInline[RoundVersion, Round]):

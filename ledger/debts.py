@@ -14,9 +14,13 @@ The model (docs/ledger.md, "Debts that carry over"):
    pair asked more than it paid has the difference to pay, one that paid more than it is now asked has
    the surplus to return, and a pair the new transfers no longer name has its payments to return.
 4. Across sessions (the group page, the carried debts of the next settle-up) a pair's remainders are
-   netted again, per unit: points and coins are never added together.
+   netted again, per unit: points and coins are never added together. The group's netted result is kept
+   in ``models.KeptDebts`` under the group's ``debts_revision``, which every write that can change a
+   session's transfers or the group's marks moves (``moved``), so a read while nothing was written takes
+   it in one query (``group_still_owed``).
 
-Reads only; the writes are ``services.payment_mark`` and ``services.payment_undo``.
+Reads, and what the writes call; the writes of marks are ``services.payment_mark`` and
+``services.payment_undo``.
 """
 
 from __future__ import annotations
@@ -29,18 +33,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import OperationalError, transaction
-from django.db.models import Max, OuterRef, QuerySet, StringAgg, Subquery, TextField, Value
+from django.db import OperationalError, connection, transaction
+from django.db.models import F, Max, OuterRef, QuerySet, StringAgg, Subquery, TextField, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.shortcuts import get_object_or_404
 
-from .models import Group, KeptTransfers, PaymentMark, RoundVersion, Session, Sitting
+from .models import Group, KeptDebts, KeptTransfers, PaymentMark, RoundVersion, Session, Sitting
 from .selectors import SessionTotals, money_settle_up, player_names, sessions_for, sessions_totals
 
 POINTS, COINS = "points", "coins"
 
 # Moves (1, 2, ...) whenever how a session's transfers are made from its inputs changes (the settle-up, the
-# fee, whose places they are): every row of ``KeptTransfers`` is then stale and settled afresh.
+# fee, whose places they are): every row of ``KeptTransfers`` and ``KeptDebts`` is then stale, made afresh.
 TRANSFERS_FORM = 2
 
 Transfer = tuple[int, int, int]  # the payer's player id, the payee's, the amount
@@ -330,10 +334,37 @@ def group_debts(group: Group) -> tuple[PairDebt, ...]:
 
 def group_still_owed(group: Group, *, names: Mapping[int, str] | None = None) -> tuple[Owing, ...]:
     """谁还欠谁: what each pair of the group still owes across all its sessions, ``still_owed`` of
-    ``group_debts`` netted as the transfers and marks come, without making each session's pairs (the sum
-    is the same: a pair's remainder is linear in both). Three queries when no session is stale, two when
-    the caller has read the group's ``names`` (``selectors.player_names``)."""
+    ``group_debts``. One query while the group's kept result is at its revision (``kept_net``), two when
+    the caller has not read the group's ``names`` (``selectors.player_names``); the names are read now, not
+    kept, so a renamed player is named as he is now."""
     names = player_names(group) if names is None else names
+    return _owings(kept_net(group), {player_id: Party(player_id, name) for player_id, name in names.items()})
+
+
+def kept_net(group: Group) -> Net:
+    """Step 4's net of the whole group, from ``KeptDebts`` while its revision and form are the group's now;
+    otherwise netted afresh (``group_net``) and kept. One query when kept.
+
+    A result can never be taken stale: the revision is read *before* what it is netted from, so a write
+    landing in between leaves it kept under a revision older than the figures (netted again next time,
+    never wrongly taken), and a revision only ever moves on."""
+    revision, kept_revision, form, kept = (
+        Group.objects.filter(pk=group.pk)
+        .values_list("debts_revision", "kept_debts__revision", "kept_debts__form", "kept_debts__net")
+        .get()
+    )
+    if (kept_revision, form) == (revision, TRANSFERS_FORM):
+        return {(low, high, unit): amount for low, high, unit, amount in kept}
+    net = group_net(group)
+    _keep_net(group, revision, net)
+    return net
+
+
+def group_net(group: Group) -> Net:
+    """What ``group_still_owed`` answers, as the net per pair and unit, the pairs square left out: the
+    transfers (``kept_transfers``) and the marks netted as they come, without making each session's pairs
+    (the sum is ``still_owed``'s of ``group_debts``: a pair's remainder is linear in both). Two queries when
+    no session is stale."""
     marks = _marks_by_session(PaymentMark.objects.filter(session__group=group))
     net: Net = defaultdict(int)
     for kept in kept_transfers(group):
@@ -341,7 +372,62 @@ def group_still_owed(group: Group, *, names: Mapping[int, str] | None = None) ->
             _net(net, payer, payee, kept.unit, amount)
         for payer_party, payee_party, amount in marks.get(kept.session_id, ()):
             _net(net, payer_party.player_id, payee_party.player_id, kept.unit, -amount)
-    return _owings(net, {player_id: Party(player_id, name) for player_id, name in names.items()})
+    return {pair: amount for pair, amount in net.items() if amount}
+
+
+def _keep_net(group: Group, revision: int, net: Net) -> None:
+    """Keep ``net`` as the group's result at ``revision``, in one statement: inserted, or over a kept one
+    only if that one is older (or of an older form), so two reads netting at once never put an older
+    result over a newer one. A saving, not a fact: a busy database (``_keep``) answers all the same."""
+    rows = [[low, high, unit, amount] for (low, high, unit), amount in net.items()]
+    # as the database takes the JSON column (text on SQLite, jsonb's adapter on PostgreSQL)
+    column = KeptDebts._meta.get_field("net").get_db_prep_value(rows, connection)
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                _KEEP_NET_SQL,
+                {"group": group.pk, "revision": revision, "form": TRANSFERS_FORM, "net": column},
+            )
+    except OperationalError:
+        return
+
+
+_KEPT_DEBTS = KeptDebts._meta.db_table
+_KEEP_NET_SQL = f"""
+INSERT INTO {_KEPT_DEBTS} (group_id, revision, form, net) VALUES (%(group)s, %(revision)s, %(form)s, %(net)s)
+ON CONFLICT (group_id) DO UPDATE SET revision = excluded.revision, form = excluded.form, net = excluded.net
+WHERE {_KEPT_DEBTS}.revision < excluded.revision OR {_KEPT_DEBTS}.form <> excluded.form
+"""  # noqa: S608 - the model's own table name; every value is a parameter
+
+
+def drift(group_ids: Iterable[int]) -> list[str]:
+    """The groups among ``group_ids`` whose kept 谁还欠谁, where a read would take it (at the group's revision
+    and form now), is not what their sessions settled afresh and their marks make: a write that changed
+    transfers or marks without ``moved`` (``verify_ledger`` runs it)."""
+    found = []
+    kept = KeptDebts.objects.filter(
+        group__in=list(group_ids), revision=F("group__debts_revision"), form=TRANSFERS_FORM
+    ).select_related("group")
+    for row in kept.order_by("group_id"):
+        afresh: Net = defaultdict(int)
+        sessions = list(group_sessions_oldest_first(row.group))
+        for debt in (debt for each in sessions_debts(sessions).values() for debt in each):
+            _net(afresh, debt.payer.player_id, debt.payee.player_id, debt.unit, debt.left)
+        made = {pair: amount for pair, amount in afresh.items() if amount}
+        if {(low, high, unit): amount for low, high, unit, amount in row.net} != made:
+            found.append(
+                f"group {row.group_id}: its kept debts at revision {row.revision} are not its sessions'"
+            )
+    return found
+
+
+def moved(group_id: int) -> None:
+    """Move the group's ``debts_revision``: every write that can change one of its sessions' transfers (a
+    round version, the fee, the sittings, a session started) or its marks calls it in its transaction,
+    after the session's lock (one order of locks: the session, then the group). The writes of whole new
+    groups (a group file's import, the scale bench's seed) need not: nothing is kept for a group no read
+    has seen."""
+    Group.objects.filter(pk=group_id).update(debts_revision=F("debts_revision") + 1)
 
 
 def tonight_and_carried(session: Session) -> tuple[tuple[PairDebt, ...], tuple[PairDebt, ...]]:

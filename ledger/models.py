@@ -53,6 +53,10 @@ class Group(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     resealed = models.BooleanField(default=False)
+    # 谁还欠谁's revision (ledger/debts.py, ``KeptDebts``): moved by ``debts.moved``, in the same transaction,
+    # by every write that can change one of the group's sessions' transfers or its payment marks. Never
+    # set from a form (so never back to an older value, which could match a result kept before a write).
+    debts_revision = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ("id",)
@@ -721,6 +725,23 @@ class KeptTransfers(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session_id}: {self.transfers}"
+
+
+class KeptDebts(models.Model):
+    """A group's 谁还欠谁 netted across its sessions (ledger/debts.py, step 4), kept so that a read does not
+    walk every session. Derived, never a fact: a read takes it only while ``revision`` is the group's
+    ``debts_revision`` and ``form`` is ``debts.TRANSFERS_FORM``, and computes it afresh (and keeps that)
+    otherwise."""
+
+    group = models.OneToOneField(Group, on_delete=models.CASCADE, primary_key=True, related_name="kept_debts")
+    revision = models.BigIntegerField()
+    form = models.PositiveSmallIntegerField()
+    # [[the lower player id, the higher, the unit, what low owes high], ...]: the pairs not square, in the
+    # order the walk first met them (the order of the answer's ties)
+    net = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"{self.group_id} at {self.revision}: {self.net}"
 
 
 class DeviceToken(AbstractAuthToken):

@@ -47,6 +47,7 @@ def payment_mark(
     pair = Player.objects.filter(pk__in=(due.payer.player_id, due.payee.player_id))
     if not may_mark(actor=actor, role=role, accounts=pair.values_list("user_id", flat=True)):
         raise Forbidden("payment_not_yours")
+    debts.moved(locked.group_id)
     return PaymentMark.objects.create(
         session=locked,
         payer_id=due.payer.player_id,
@@ -97,6 +98,7 @@ def payment_undo(*, actor: User, mark: PaymentMark) -> PaymentMark:
         raise LedgerError("payment_undo_a_reversal", field="mark")
     if PaymentMark.objects.filter(reverses=mark).exists():
         raise PaymentUndoneError
+    debts.moved(mark.session.group_id)
     return PaymentMark.objects.create(
         session=mark.session,
         payer=mark.payer,

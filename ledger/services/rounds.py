@@ -12,7 +12,7 @@ from django.db.models import F, Max
 from calculator.engine import request_object
 from settlement.engine import RoundResult, Transfer, WinSummary
 
-from .. import bounds, figures, integrity, selectors
+from .. import bounds, debts, figures, integrity, selectors
 from ..errors import (
     IdempotencyKeyReusedError,
     LedgerError,
@@ -112,6 +112,7 @@ def _round_insert(
         actor, session, round_, VersionKind.RECORDED, 1, body, result, coins_before, seats=seats
     )
     bounds.check_moved(*moved, field="events")
+    debts.moved(session.group_id)  # the session's transfers move with its totals
     return round_
 
 
@@ -197,6 +198,7 @@ def _next_version(
     round_.save(update_fields=["dealer", "void_suits", "events", "adjustment", "version", "voided"])
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "events")
+    debts.moved(session.group_id)
 
 
 @transaction.atomic
@@ -223,6 +225,7 @@ def _void(actor: User, session: Session, round_: Round) -> list[Any]:
     round_.save(update_fields=["voided", "version"])
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "round")
+    debts.moved(session.group_id)
     return notes
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from .. import debts
 from ..errors import LedgerError, SeatChangeRefusedError, SessionClosedError, StaleHandError
 from ..models import SEATS, HandInProgress, Player, Session, SessionSeat, Sitting
 from .checks import MAX_ID, _fingerprint, _is_whole, _required_text
@@ -147,3 +148,4 @@ def _seat_anew(session: Session, first: int, new: dict[int, int]) -> None:
     SessionSeat.objects.bulk_create(
         SessionSeat(session=session, seat=seat, player_id=player) for seat, player in new.items()
     )
+    debts.moved(session.group_id)  # the settle-up's places are the sittings

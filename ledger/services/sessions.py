@@ -14,7 +14,7 @@ from django.utils import timezone
 from calculator.engine import PATTERN_BY_KEY, Rules
 from settlement.engine import FeeSplit
 
-from .. import bounds
+from .. import bounds, debts
 from ..errors import LedgerError
 from ..models import (
     SEATS,
@@ -68,6 +68,7 @@ def session_start(
         Sitting(session=session, seat=seat, player=player) for seat, player in enumerate(players)
     )
     HandInProgress.objects.create(session=session, number=1, dealer=seat)
+    debts.moved(group.pk)  # a fee paid by a player is owed him before any hand
     return session
 
 
@@ -224,6 +225,7 @@ def session_fee_set(
     session = _locked(session)
     session.fee_amount, session.fee_split, session.fee_paid_by_id = fee
     session.save(update_fields=["fee_amount", "fee_split", "fee_paid_by"])
+    debts.moved(session.group_id)
     return session
 
 

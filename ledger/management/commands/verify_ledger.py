@@ -2,14 +2,15 @@
 
 Every version sums to zero, the hash chain of every session holds, and the totals equal a replay of the
 stored events through the engine (ledger/integrity.py); the figures the statistics read equal what the
-ledger makes (ledger/figures.py). Exits 0 saying what it checked, or 1 naming each thing it found.
+ledger makes (ledger/figures.py); each group's kept 谁还欠谁 equals its sessions settled afresh
+(ledger/debts.py). Exits 0 saying what it checked, or 1 naming each thing it found.
 """
 
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger import figures
+from ledger import debts, figures
 from ledger.integrity import verify_session
 from ledger.models import Group, RoundVersion, Session
 
@@ -36,6 +37,9 @@ class Command(BaseCommand):
         for drifted in figures.drift(sessions.values_list("pk", flat=True)):
             self.stderr.write(f"the figures drifted from the ledger: {drifted}")
             findings += 1
+        for drifted in debts.drift(sessions.values_list("group_id", flat=True).distinct()):
+            self.stderr.write(f"the kept debts drifted from the ledger: {drifted}")
+            findings += 1
         checked = sessions.count()
         versions = RoundVersion.objects.filter(round__session__in=sessions).count()
         if findings:
@@ -43,5 +47,5 @@ class Command(BaseCommand):
         self.stdout.write(
             f"The ledger holds: {checked} sessions, {versions} round versions; every version sums to zero, "
             "every hash chain holds, every total equals a replay of the stored events, every figure the "
-            "statistics read equals the ledger's."
+            "statistics read equals the ledger's, every group's kept debts equal its sessions'."
         )
