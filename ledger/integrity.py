@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
-from django.db.models import F, QuerySet, Sum
+from django.db.models import F, QuerySet
 
 from calculator.engine import EngineError, Rules, rules_from
 from settlement.engine import RoundResult, settle_round
@@ -82,6 +83,8 @@ class Sealed:
     content: str
     points_moved: int  # the sum of the absolute values of its points rows (what the bounds count)
     coins_moved: int
+    points_sum: int  # the sum of its points rows, and of its coin rows: 0 when they balance
+    coins_sum: int
 
 
 def digest_of(previous_digest: str, content: str) -> str:
@@ -90,13 +93,35 @@ def digest_of(previous_digest: str, content: str) -> str:
     return hashlib.sha256(f"{previous_digest}\n{content}".encode(errors="surrogatepass")).hexdigest()
 
 
-# One encoder for every row (json.dumps would build one a call).
+# One encoder for every value (json.dumps would build one a call).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _c_encode(encoder: json.JSONEncoder) -> Callable[[object, int], tuple[str, ...]] | None:
+    """The stdlib's C encoder with ``encoder``'s settings, built once: ``JSONEncoder.encode`` builds one a
+    call, which is most of the cost of encoding a short row (1.4 us of it against 0.6 us, the 200,000 rows
+    of a 10,000-round session). The same arguments ``JSONEncoder.iterencode`` passes; no circular check:
+    what is sealed is read from JSON or made by the engine, neither of which can hold a cycle. None where
+    the C accelerator is missing."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    settings = (encoder.key_separator, encoder.item_separator, encoder.sort_keys, encoder.skipkeys)
+    made: Callable[[object, int], tuple[str, ...]] = make(
+        None, encoder.default, json.encoder.encode_basestring, None, *settings, encoder.allow_nan
+    )
+    return made
+
+
+_C_ENCODE = _c_encode(_ENCODER)
+
+
 def canonical(value: object) -> str:
-    """The one JSON text of a value that every seal hashes: keys sorted, no spaces, characters as they are."""
-    return _ENCODER.encode(value)
+    """The one JSON text of a value that every seal hashes: keys sorted, no spaces, characters as they are
+    (``_ENCODER.encode``'s text, whichever encoder writes it)."""
+    if _C_ENCODE is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
 
 
 def version_contents(
@@ -128,7 +153,7 @@ def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]]) 
         **{name: sorted(canonical(list(values)) for values in own.get(name, ())) for name in ROW_COLUMNS},
     }
     moved = {
-        name: sum(abs(values[ROW_COLUMNS[name].index(column)]) for values in own.get(name, ()))
+        name: _column(own.get(name, ()), ROW_COLUMNS[name].index(column))
         for name, column in MOVED_COLUMN.items()
     }
     return Sealed(
@@ -138,9 +163,15 @@ def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]]) 
         previous_digest=row["previous_digest"],
         digest=row["digest"],
         content=canonical(content),
-        points_moved=moved["entries"],
-        coins_moved=moved["coins"],
+        points_moved=sum(map(abs, moved["entries"])),
+        coins_moved=sum(map(abs, moved["coins"])),
+        points_sum=sum(moved["entries"]),
+        coins_sum=sum(moved["coins"]),
     )
+
+
+def _column(rows: Sequence[Sequence[Any]], index: int) -> list[Any]:
+    return [values[index] for values in rows]
 
 
 def _contents(versions: QuerySet[RoundVersion]) -> dict[int, Sealed]:
@@ -241,7 +272,7 @@ def verify_session(session: Session) -> Iterator[Finding]:
         sealed = _contents(RoundVersion.objects.filter(round__session=session))
         findings = [
             *_chain_findings(session, sealed),
-            *_balance_findings(session),
+            *_balance_findings(session, sealed),
             *_replay_findings(session, sealed),
         ]
     yield from findings
@@ -276,22 +307,18 @@ def _chain_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterato
         )
 
 
-def _balance_findings(session: Session) -> Iterator[Finding]:
-    for model, column in ((LedgerEntry, "points"), (CoinEntry, "coins")):
-        unbalanced = (
-            model.objects.filter(session=session)
-            .values("round_version__round__position", "round_version__version")
-            .annotate(total=Sum(column))
-            .exclude(total=0)
-            .order_by("round_version__round__position", "round_version__version")
-        )
-        for row in unbalanced:
-            yield Finding(
-                session=session,
-                position=row["round_version__round__position"],
-                version=row["round_version__version"],
-                what=f"its {column} rows sum to {row['total']}, not 0",
-            )
+def _balance_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterator[Finding]:
+    # From the rows the seal has read (each version's own rows, summed as it read them): no query of its own.
+    ordered = sorted(contents.values(), key=lambda sealed: (sealed.position, sealed.version))
+    for column, total_of in (("points", attrgetter("points_sum")), ("coins", attrgetter("coins_sum"))):
+        for sealed in ordered:
+            if total := total_of(sealed):
+                yield Finding(
+                    session=session,
+                    position=sealed.position,
+                    version=sealed.version,
+                    what=f"its {column} rows sum to {total}, not 0",
+                )
 
 
 @dataclass(slots=True)

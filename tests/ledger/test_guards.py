@@ -3,16 +3,18 @@ sends them, every round version is sealed in a hash chain, and ``verify_ledger``
 the app's back (raw SQL with the trigger dropped). Runs on SQLite and on PostgreSQL alike."""
 
 import itertools
+import json
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
+from django.test.utils import CaptureQueriesContext
 
 from ledger import services
-from ledger.integrity import digest_of, version_contents
-from ledger.models import CoinEntry, Group, LedgerEntry, Round, RoundVersion, WinRecord
+from ledger.integrity import canonical, digest_of, verify_session, version_contents
+from ledger.models import CoinEntry, Group, LedgerEntry, Round, RoundVersion, Session, WinRecord
 from tests.ledger.conftest import (
     DIRECT_KONG,
     DRAW_WITH_PIG,
@@ -220,3 +222,41 @@ def test_loaddata_over_a_stored_ledger_row_is_refused(evening, tmp_path):
     with pytest.raises(IntegrityError, match="append-only"):
         call_command("loaddata", str(fixture), verbosity=0)
     assert LedgerEntry.objects.get(pk=row.pk).points == row.points
+
+
+def test_verify_reads_a_session_in_nine_queries(evening):
+    """Its versions, their three kinds of rows, the rounds' net and the totals (points and coins): the
+    balance is summed from the rows the seal reads, where it asked two queries of its own (eleven)."""
+    session = Session.objects.get(pk=evening[1].pk)  # as stored now: the fixture's copy is older
+    with CaptureQueriesContext(connection) as captured:
+        assert list(verify_session(session)) == []
+    assert len(captured) == 9
+
+
+def test_coin_rows_that_do_not_balance_are_named(evening):
+    row = CoinEntry.objects.filter(session=evening[1], is_house=False).order_by("-id").first()
+    drop_guard("ledger_coinentry")
+    raw("UPDATE ledger_coinentry SET coins = coins + 1 WHERE id = %s", row.pk)
+    findings = [str(finding) for finding in verify_session(Session.objects.get(pk=evening[1].pk))]
+    version = row.round_version
+    assert any(
+        f"round #{version.round.position} version {version.version}: its coins rows sum to 1, not 0"
+        in finding
+        for finding in findings
+    ), findings
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '一条龙 "quoted" \\ \n \u2028 \ud800',
+        {"b": [1, 2.5, -0.0, 1e300, None, True, False], "a": {"清一色": 3, "z": [], "": {}}},
+        [[0, False, 598, -4, "win", 0, 0, None]],
+        12345678901234567890,
+    ],
+)
+def test_canonical_is_the_stdlib_encoders_text(value):
+    """canonical's reused C encoder writes what json.JSONEncoder(sort_keys, compact, ensure_ascii=False)
+    writes: every stored seal was made by the latter."""
+    encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert canonical(value) == encoder.encode(value)
