@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
@@ -135,7 +135,8 @@ def version_contents(
     rows: dict[int, dict[str, list[Sequence[Any]]]] = {}
     stored = {row["id"]: row for row in _version_rows(versions)}
     for name, queryset in (("entries", entries), ("coins", coins), ("wins", wins)):
-        for version_id, *values in queryset.filter(round_version_id__in=list(stored)).values_list(
+        # the versions as a subquery: their 11,000 ids of a long session as parameters cost more to send
+        for version_id, *values in queryset.filter(round_version_id__in=versions.values("id")).values_list(
             "round_version_id", *ROW_COLUMNS[name]
         ):
             rows.setdefault(version_id, {}).setdefault(name, []).append(values)
@@ -323,12 +324,25 @@ def _balance_findings(session: Session, contents: Mapping[int, Sealed]) -> Itera
 
 @dataclass(slots=True)
 class _Replay:
-    """The totals a replay of the session's rounds reaches, round by round."""
+    """The totals a replay of the session's rounds reaches, round by round, and the engine's settlement of
+    each distinct round met so far (``_Settled``)."""
 
     points: list[int]
     house: int
     coins: list[int] | None
     house_coins: int
+    settled: dict[str, _Settled | EngineError] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _Settled:
+    """What the replay compares of a round's settlement: its net points and the house's; and, with coins,
+    each seat's coin change, the balances after it and the house's take (None when the round moves no coin:
+    the session has none, or the engine settled none)."""
+
+    net: tuple[int, ...]
+    house: int
+    coins: tuple[tuple[int, ...], tuple[int, ...], int] | None
 
 
 def _replay_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterator[Finding]:
@@ -355,20 +369,20 @@ def _replay_round(
     session: Session, rules: Rules, round_: Mapping[str, Any], version: Mapping[str, Any], replay: _Replay
 ) -> Iterator[Finding]:
     where = {"session": session, "position": round_["position"]}
-    if any(round_[field] != version[field] for field in ("dealer", "void_suits", "events")):
+    if any(round_[name] != version[name] for name in ("dealer", "void_suits", "events")):
         yield Finding(what="its events differ from those of its current version", **where)
     stored = [int(round_[f"net_{seat}"] or 0) for seat in range(SEATS)], int(round_["net_house"] or 0)
-    result: RoundResult | None = None
+    result: _Settled | None = None
     if round_["voided"]:
         expected = ([0] * SEATS, 0)
     else:
-        try:
-            result = _settle(session, rules, version, replay.coins)
-        except EngineError as error:
+        settled = _settled_once(session, rules, version, replay)
+        if isinstance(settled, EngineError):
             yield Finding(
-                what=f"the engine refuses its stored events: {error.field}: {error.message}", **where
+                what=f"the engine refuses its stored events: {settled.field}: {settled.message}", **where
             )
             return
+        result = settled
         expected = (list(result.net), int(result.house))
     if stored != expected:
         yield Finding(
@@ -383,16 +397,38 @@ def _replay_round(
 
 
 def _replay_coins(
-    round_: Mapping[str, Any], result: RoundResult | None, replay: _Replay, where: dict[str, Any]
+    round_: Mapping[str, Any], result: _Settled | None, replay: _Replay, where: dict[str, Any]
 ) -> Iterator[Finding]:
-    change = None if result is None else result.coins
+    coins = None if result is None else result.coins
     stored = [int(round_[f"coins_{seat}"] or 0) for seat in range(SEATS)]
-    expected = list(change.change) if change else [0] * SEATS
+    expected = [0] * SEATS if coins is None else list(coins[0])
     if stored != expected:
         yield Finding(what=f"its coin rows give {stored}; a replay of its events gives {expected}", **where)
-    if change:
-        replay.coins = list(change.balances)
-        replay.house_coins += int(change.house)
+    if coins is not None:
+        replay.coins = list(coins[1])
+        replay.house_coins += coins[2]
+
+
+def _settled_once(
+    session: Session, rules: Rules, version: Mapping[str, Any], replay: _Replay
+) -> _Settled | EngineError:
+    """The engine's settlement of the version's stored inputs (its dealer, void suits and events, and the
+    coin balances the replay has reached), or its refusal; made once for each distinct set of them in the
+    session. The engine is a function of these and of the session's rules alone, so a round entered as
+    another was (the same seats winning the same fan: an evening repeats its rounds) settles as that one
+    did. ``repr`` tells apart what JSON does (1, 1.0 and true; the order of an object's keys)."""
+    inputs = (version["dealer"], version["void_suits"], version["events"], replay.coins)
+    key = repr(inputs)
+    if key not in replay.settled:
+        try:
+            result = _settle(session, rules, version, replay.coins)
+        except EngineError as error:
+            replay.settled[key] = error
+        else:
+            coins = result.coins
+            moved = None if not coins else (tuple(coins.change), tuple(coins.balances), int(coins.house))
+            replay.settled[key] = _Settled(tuple(result.net), int(result.house), moved)
+    return replay.settled[key]
 
 
 def _settle(
