@@ -151,7 +151,7 @@ def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]]) 
     """One version's seal from its stored fields and its rows' columns (``ENTRY_FIELDS`` … in order)."""
     content = {
         "version": {field: row[field] for field in VERSION_FIELDS},
-        **{name: sorted(canonical(list(values)) for values in own.get(name, ())) for name in ROW_COLUMNS},
+        **{name: sorted(map(canonical, own.get(name, ()))) for name in ROW_COLUMNS},
     }
     moved = {
         name: _column(own.get(name, ()), ROW_COLUMNS[name].index(column))

@@ -12,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
 from django.test.utils import CaptureQueriesContext
 
-from ledger import services
+from ledger import integrity, services
 from ledger.integrity import canonical, digest_of, verify_session, version_contents
 from ledger.models import CoinEntry, Group, LedgerEntry, Round, RoundVersion, Session, WinRecord
 from tests.ledger.conftest import (
@@ -260,3 +260,37 @@ def test_canonical_is_the_stdlib_encoders_text(value):
     writes: every stored seal was made by the latter."""
     encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert canonical(value) == encoder.encode(value)
+
+
+def test_a_round_entered_again_is_settled_once_and_still_checked(owner, monkeypatch):
+    """Rounds of the same stored inputs are compared with one settlement of them (three of SELF_DRAW_B,
+    one of DIRECT_KONG: two settlements), and a row changed in the last repeat is still found."""
+    _, session = make_table(owner)
+    bodies = (SELF_DRAW_B, DIRECT_KONG, SELF_DRAW_B, SELF_DRAW_B)
+    rounds = [services.round_record(actor=owner, session=session, body=body)[0] for body in bodies]
+    settle, settled = integrity._settle, []
+    monkeypatch.setattr(integrity, "_settle", lambda *args: settled.append(args) or settle(*args))
+    assert list(verify_session(Session.objects.get(pk=session.pk))) == []
+    assert len(settled) == 2
+    row = LedgerEntry.objects.filter(round=rounds[3], is_house=False).order_by("id").first()
+    drop_guard("ledger_ledgerentry")
+    raw("UPDATE ledger_ledgerentry SET points = points + 1 WHERE id = %s", row.pk)
+    findings = [str(finding) for finding in verify_session(Session.objects.get(pk=session.pk))]
+    assert any("round #4: its rows give points" in finding for finding in findings), findings
+    assert not any("round #3" in finding or "round #1" in finding for finding in findings), findings
+
+
+def test_rounds_whose_inputs_differ_only_as_json_types_are_settled_apart(owner, monkeypatch):
+    """1 and true are one value to Python's ==, not to the engine (true is no seat): the settlements are
+    told apart by the inputs' repr."""
+    _, session = make_table(owner)
+    for _ in range(2):
+        services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    version = RoundVersion.objects.filter(round__session=session).order_by("-id").first()
+    settle, settled = integrity._settle, []
+    monkeypatch.setattr(integrity, "_settle", lambda *args: settled.append(args) or settle(*args))
+    events = [{"type": "win", "from": None, "winners": [{"player": True, "fan": 3}]}]
+    raw("UPDATE ledger_roundversion SET events = %s WHERE id = %s", json.dumps(events), version.pk)
+    findings = [str(finding) for finding in verify_session(Session.objects.get(pk=session.pk))]
+    assert len(settled) == 2
+    assert any("round #2: the engine refuses its stored events" in finding for finding in findings), findings
