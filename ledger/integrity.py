@@ -18,7 +18,8 @@ The check (``manage.py verify_ledger``), per session:
 2. balance: every version's points rows, and its coin rows, sum to zero (the house included);
 3. replay: each round mirrors its current version, and settling the current versions' events again through
    the engine, in position order (coins against the balances the replay reached), gives each round's net
-   points and coin change as its rows hold them, and the session's totals.
+   points and coin change as its rows hold them, and the session's totals (each distinct set of stored
+   inputs settled once: ``_settled_once``).
 
 What the seal does not do: it is not a signature. Someone who can write to the database and runs this
 code's hash over every later version can rebuild a consistent chain; a copy of the latest digest kept
@@ -268,7 +269,7 @@ class Finding:
 
 def verify_session(session: Session) -> Iterator[Finding]:
     """The three steps, in a fixed number of queries whatever the session's length: its versions and their
-    rows are read once (four queries), for the chain and the replay alike."""
+    rows are read once (four queries), for the chain, the balance and the replay alike."""
     with cycles_uncollected():  # the whole session in memory at once: see ledger/memory.py
         sealed = _contents(RoundVersion.objects.filter(round__session=session))
         findings = [
