@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F, QuerySet, TextField
+from django.db.models.functions import Cast
 
 from calculator.engine import EngineError, Rules, rules_from
 from settlement.engine import RoundResult, settle_round
@@ -74,7 +75,8 @@ MOVED_COLUMN = {"entries": "points", "coins": "coins"}
 @dataclass(frozen=True, slots=True)
 class Sealed:
     """A stored version as the seal sees it: where it is, its stored links, and its content now; and the
-    fields it was read with (``VERSION_FIELDS`` and ``round_id``), so a replay reads nothing twice."""
+    fields it was read with (``VERSION_FIELDS`` but its result, and ``round_id``), so a replay reads
+    nothing twice."""
 
     position: int
     version: int
@@ -141,18 +143,47 @@ def version_contents(
             "round_version_id", *ROW_COLUMNS[name]
         ):
             rows.setdefault(version_id, {}).setdefault(name, []).append(values)
-    return {version_id: _sealed(row, rows.get(version_id, {})) for version_id, row in stored.items()}
+    result_text = _result_texts()
+    return {
+        version_id: _sealed(row, rows.get(version_id, {}), result_text(row.pop("result_text")))
+        for version_id, row in stored.items()
+    }
 
 
 def _version_rows(versions: QuerySet[Any]) -> QuerySet[Any]:
-    return versions.values("id", "round_id", "previous_digest", "digest", *VERSION_FIELDS).order_by("id")
+    """Each version's fields but its result, which comes as its stored text (``_result_texts``)."""
+    fields = [field for field in VERSION_FIELDS if field != "result"]
+    return versions.values(
+        "id", "round_id", "previous_digest", "digest", *fields, result_text=Cast("result", TextField())
+    ).order_by("id")
 
 
-def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]]) -> Sealed:
-    """One version's seal from its stored fields and its rows' columns (``ENTRY_FIELDS`` … in order)."""
+def _result_texts() -> Callable[[str | None], str]:
+    """The canonical text of a stored result from its stored text, decoded and encoded once a distinct
+    text: a session's results repeat as its rounds do (the same text is the same value, so the same
+    canonical text), and a 10,000-round session's results are 32 MB of JSON, most of the seal's time.
+    The database holds only JSON there (SQLite's ``JSON_VALID`` check, PostgreSQL's ``jsonb``)."""
+    done: dict[str | None, str] = {}
+
+    def text(stored: str | None) -> str:
+        if stored not in done:
+            done[stored] = canonical(_decoded(stored))
+        return done[stored]
+
+    return text
+
+
+def _decoded(stored: str | None) -> object:
+    return None if stored is None else json.loads(stored)
+
+
+def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]], result: str) -> Sealed:
+    """One version's seal from its stored fields (``VERSION_FIELDS`` but its result), the canonical text of
+    its result, and its rows' columns (``ENTRY_FIELDS`` … in order)."""
+    fields = {field: canonical(row[field]) for field in VERSION_FIELDS if field != "result"}
     content = {
-        "version": {field: row[field] for field in VERSION_FIELDS},
-        **{name: sorted(map(canonical, own.get(name, ()))) for name in ROW_COLUMNS},
+        "version": _object_text({**fields, "result": result}),
+        **{name: canonical(sorted(map(canonical, own.get(name, ())))) for name in ROW_COLUMNS},
     }
     moved = {
         name: _column(own.get(name, ()), ROW_COLUMNS[name].index(column))
@@ -164,12 +195,18 @@ def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]]) 
         stored=row,
         previous_digest=row["previous_digest"],
         digest=row["digest"],
-        content=canonical(content),
+        content=_object_text(content),
         points_moved=sum(map(abs, moved["entries"])),
         coins_moved=sum(map(abs, moved["coins"])),
         points_sum=sum(moved["entries"]),
         coins_sum=sum(moved["coins"]),
     )
+
+
+def _object_text(texts: Mapping[str, str]) -> str:
+    """``canonical`` of an object whose values are given as their canonical texts, laid out as the encoder
+    lays one out (keys sorted, ``"key":value``, commas), so a text made once is not encoded again."""
+    return "{" + ",".join(f"{canonical(key)}:{text}" for key, text in sorted(texts.items())) + "}"
 
 
 def _column(rows: Sequence[Sequence[Any]], index: int) -> list[Any]:
@@ -200,9 +237,14 @@ class Written:
 
 
 def _written_row(version: RoundVersion) -> dict[str, Any]:
-    """The version's ``VERSION_FIELDS`` as the service wrote them; each JSON field holds what the JSON of
-    its value reads back as, so ``canonical`` of either is the same text (verify_ledger reads it back)."""
-    row = {field: getattr(version, field) for field in VERSION_FIELDS if field != "round__position"}
+    """The version's ``VERSION_FIELDS`` but its result (``_sealed`` takes its text) as the service wrote
+    them; each JSON field holds what the JSON of its value reads back as, so ``canonical`` of either is the
+    same text (verify_ledger reads it back)."""
+    row = {
+        field: getattr(version, field)
+        for field in VERSION_FIELDS
+        if field not in ("round__position", "result")
+    }
     return {
         **row,
         "round__position": version.round.position,
@@ -229,7 +271,7 @@ def seal(
     """
     assert version.round.session_id == head.pk  # noqa: S101 - a version is chained in its own session
     previous, points, coins = head.ledger_digest, head.points_moved, head.coins_moved
-    sealed = _sealed(_written_row(version), written.columns())
+    sealed = _sealed(_written_row(version), written.columns(), canonical(version.result))
     version.previous_digest = previous
     version.digest = digest_of(previous, sealed.content)
     Session.objects.filter(pk=head.pk).update(

@@ -301,7 +301,8 @@ class Draft:
         for written in self.written:
             version = written.version
             rows = integrity.Written(written.rows["entries"], written.rows["coins"], written.rows["wins"])
-            sealed = integrity._sealed(integrity._written_row(version), rows.columns())
+            result = integrity.canonical(version.result)
+            sealed = integrity._sealed(integrity._written_row(version), rows.columns(), result)
             version.previous_digest = head
             version.digest = head = integrity.digest_of(head, sealed.content)
         self.session.ledger_digest = head

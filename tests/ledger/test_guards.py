@@ -294,3 +294,30 @@ def test_rounds_whose_inputs_differ_only_as_json_types_are_settled_apart(owner, 
     findings = [str(finding) for finding in verify_session(Session.objects.get(pk=session.pk))]
     assert len(settled) == 2
     assert any("round #2: the engine refuses its stored events" in finding for finding in findings), findings
+
+
+def test_a_result_stored_again_is_decoded_once_and_a_rewritten_one_still_found(owner, monkeypatch):
+    """The seal encodes a stored result once a distinct stored text (three rounds of SELF_DRAW_B store
+    one text); what it hashes is the value, so the same value written out otherwise still holds, and a
+    value changed in one of the repeats breaks that version's seal alone."""
+    _, session = make_table(owner)
+    for body in (SELF_DRAW_B, DIRECT_KONG, SELF_DRAW_B, SELF_DRAW_B):
+        services.round_record(actor=owner, session=session, body=body)
+    decode, decoded = integrity._decoded, []
+    monkeypatch.setattr(integrity, "_decoded", lambda text: decoded.append(text) or decode(text))
+    assert list(verify_session(Session.objects.get(pk=session.pk))) == []
+    assert len(decoded) == 2
+    version = RoundVersion.objects.get(round__session=session, round__position=3)
+    raw(
+        "UPDATE ledger_roundversion SET result = %s WHERE id = %s",
+        json.dumps(version.result, indent=2),
+        version.pk,
+    )
+    assert list(verify_session(Session.objects.get(pk=session.pk))) == []
+    changed = json.dumps({**version.result, "house": 1})
+    raw("UPDATE ledger_roundversion SET result = %s WHERE id = %s", changed, version.pk)
+    findings = [str(finding) for finding in verify_session(Session.objects.get(pk=session.pk))]
+    assert findings == [
+        f"group {session.group_id}, session {session.pk} ({session.title}), round #3 version 1: "
+        "its rows or fields are not what was sealed when it was written"
+    ]
