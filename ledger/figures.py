@@ -2,8 +2,10 @@
 
 ``models.Figures`` holds, per session, each player's record in it (his own row: ``other`` is himself) and
 what passed between each pair of its players (a pair's row: ``other`` is the other one); ``Session`` holds
-its counted rounds and hands. The statistics (``ledger.statistics``, ``ledger.periods``) add these rows up
-over a group or a period, a few hundred rows a year, instead of its ledger.
+its counted rounds and hands; ``models.GroupFigures`` the same rows added up over each group (and, on a
+player's own row, the sessions he played: those in which his own row counts a round). The statistics
+(``ledger.statistics``, ``ledger.periods``) read the group rows for all time and add the session rows up
+over a period, instead of its ledger.
 
 1. Kept: every round version that moves points (recorded, corrected, voided) ends with ``follow``, one
    upsert that adds to each row what that version changed: its own ledger rows (its reversals cancel what
@@ -11,11 +13,15 @@ over a group or a period, a few hundred rows a year, instead of its ledger.
    players who sat for it (the sittings its position falls in), the change in whether the round counts.
    A re-coined version changes neither points nor
    wins, so it writes nothing here. Computed by the database from the rows just written, in the same
-   transaction under the session's lock: one query, whatever the round.
+   transaction under the session's lock: one query, whatever the round, and one more adding the same
+   change to the group's rows.
 2. Made again: ``rebuild`` computes the rows of some sessions from their ledger as the statistics' rules
-   define them (``ledger.statistics``' docstring) and stores them in place of what was there: the
-   migration that added them, a group file's bulk import and the scale bench's seed use it.
-3. Checked: ``drift`` compares what is stored with what ``rebuild`` would store (``verify_ledger`` runs it).
+   define them (``ledger.statistics``' docstring) and stores them in place of what was there, then adds
+   up their groups' rows again from the session rows (``regroup``): a group file's bulk import and the
+   scale bench's seed use it, migration 0022 its session rows alone; 0025 fills the group rows with the
+   sums ``added_up`` makes, in SQL of its own.
+3. Checked: ``drift`` compares what is stored with what ``rebuild`` would store, and the group rows with
+   what their sessions' rows add up to (``verify_ledger`` runs it).
 
 The rules themselves are stated once, in ``ledger.statistics``; ``follow`` and ``computed`` are two
 readings of them, which ``drift`` (and tests/ledger/test_figures.py) hold equal.
@@ -26,13 +32,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 
 from settlement.engine import Reason
 
-from .models import Figures, LedgerEntry, Round, RoundVersion, Session, Sitting, WinRecord
+from .models import Figures, GroupFigures, LedgerEntry, Round, RoundVersion, Session, Sitting, WinRecord
 
 KONG_REASONS = (
     Reason.DIRECT_KONG,
@@ -68,8 +75,10 @@ NOT_COUNTED = Counted(0, 0)
 # --- 1. kept by every round write ----------------------------------------------------------------------
 
 
-def _follow_sql() -> str:
-    figures = Figures._meta.db_table
+def _delta_sql() -> str:
+    """What a version changed, as rows (player, other, COUNTS...) to add up by (player, other): its
+    own ledger rows and reversals, its wins less those of the version it follows, the counting of its
+    round for whoever sat for it."""
     entries = LedgerEntry._meta.db_table
     wins = WinRecord._meta.db_table
     sittings = Sitting._meta.db_table
@@ -85,17 +94,11 @@ def _follow_sql() -> str:
             " THEN 1 ELSE 0 END)"
         )
 
-    columns = ", ".join(COUNTS)
-    sums = ", ".join(f"SUM({name})" for name in COUNTS)
-    added = ", ".join(f"{name} = {figures}.{name} + excluded.{name}" for name in COUNTS)
     # The wins of the version written (+1) and of the one it follows (-1: none when that was a void).
     signed_wins = f"""SELECT winner_id, discarder_id, self_draw,
         CASE WHEN version = %(version)s THEN 1 ELSE -1 END AS sign
         FROM {wins} WHERE round_id = %(round)s AND version IN (%(version)s, %(replaced)s)"""  # noqa: S608 - the models' own table names; every value is a parameter
-    # "WHERE true": SQLite reads an upsert after a bare SELECT ... FROM as a join's ON otherwise.
     return f"""
-INSERT INTO {figures} (session_id, player_id, other_id, {columns})
-SELECT %(session)s, player, other, {sums} FROM (
     SELECT player_id AS player, player_id AS other, 0 AS rounds, 0 AS hands, SUM(points) AS net,
         SUM(CASE WHEN reason IN ({kongs}) THEN points ELSE 0 END) AS kong_points,
         {paid_in(Reason.HUAZHU)} AS huazhu, {paid_in(Reason.CHAJIAO)} AS chajiao,
@@ -118,28 +121,68 @@ SELECT %(session)s, player, other, {sums} FROM (
     SELECT player_id, player_id, %(rounds)s, %(hands)s, 0, 0, 0, 0, 0, 0, 0, 0
     FROM {sittings} WHERE session_id = %(session)s
         AND first <= %(position)s AND (last IS NULL OR last >= %(position)s)
-) AS delta WHERE true GROUP BY player, other
-ON CONFLICT (session_id, player_id, other_id) DO UPDATE SET {added}
 """  # noqa: S608 - the models' own table names and reasons; every value is a parameter
 
 
+def _added(table: str, names: Iterable[str]) -> str:
+    return ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in names)
+
+
+def _follow_sql() -> str:
+    """The session's rows plus the version's delta."""
+    figures = Figures._meta.db_table
+    columns = ", ".join(COUNTS)
+    sums = ", ".join(f"SUM({name})" for name in COUNTS)
+    # "WHERE true": SQLite reads an upsert after a bare SELECT ... FROM as a join's ON otherwise.
+    return f"""
+INSERT INTO {figures} (session_id, player_id, other_id, {columns})
+SELECT %(session)s, player, other, {sums} FROM ({_delta_sql()}) AS delta WHERE true GROUP BY player, other
+ON CONFLICT (session_id, player_id, other_id) DO UPDATE SET {_added(figures, COUNTS)}
+"""  # noqa: S608 - the models' own table names; every value is a parameter
+
+
+def _follow_group_sql() -> str:
+    """The group's rows plus the same delta, run after the session's: a player's own row there, just
+    moved, says whether his rounds in the session went from none to some (one session more) or back.
+    Two sessions of a group written at once move the same rows: each takes them in the order of (player,
+    other), so neither waits for a row the other holds while holding one it waits for."""
+    groups = GroupFigures._meta.db_table
+    figures = Figures._meta.db_table
+    sessions = Session._meta.db_table
+    columns = ", ".join(COUNTS)
+    sums = ", ".join(f"SUM({name}) AS {name}" for name in COUNTS)
+    moved = ", ".join(f"delta.{name}" for name in COUNTS)
+    played = """CASE WHEN kept.rounds > 0 THEN 1 ELSE 0 END
+        - CASE WHEN kept.rounds - delta.rounds > 0 THEN 1 ELSE 0 END"""
+    return f"""
+INSERT INTO {groups} (group_id, player_id, other_id, sessions, {columns})
+SELECT session.group_id, delta.player, delta.other, {played}, {moved}
+FROM (SELECT player, other, {sums} FROM ({_delta_sql()}) AS moved GROUP BY player, other) AS delta
+JOIN {figures} kept ON kept.session_id = %(session)s AND kept.player_id = delta.player
+    AND kept.other_id = delta.other
+JOIN {sessions} session ON session.id = %(session)s
+WHERE true ORDER BY delta.player, delta.other
+ON CONFLICT (group_id, player_id, other_id) DO UPDATE SET {_added(groups, ("sessions", *COUNTS))}
+"""  # noqa: S608 - the models' own table names; every value is a parameter
+
+
 def follow(version: RoundVersion, change: Counted) -> None:
-    """Add to the session's figures what ``version`` (its rows just written) changed; ``change``: how the
-    round's counting moved (``Counted.of`` after, less before). Step 1 of the module's docstring."""
+    """Add to the session's figures, then to its group's, what ``version`` (its rows just written)
+    changed; ``change``: how the round's counting moved (``Counted.of`` after, less before). Step 1 of the
+    module's docstring: two queries, whatever the round or the group."""
+    values = {
+        "session": version.round.session_id,
+        "position": version.round.position,  # who sat at the table for it (its sittings)
+        "round": version.round_id,
+        "version_id": version.pk,
+        "version": version.version,
+        "replaced": version.version - 1,
+        "rounds": change.rounds,
+        "hands": change.hands,
+    }
     with connection.cursor() as cursor:
-        cursor.execute(
-            _follow_sql(),
-            {
-                "session": version.round.session_id,
-                "position": version.round.position,  # who sat at the table for it (its sittings)
-                "round": version.round_id,
-                "version_id": version.pk,
-                "version": version.version,
-                "replaced": version.version - 1,
-                "rounds": change.rounds,
-                "hands": change.hands,
-            },
-        )
+        cursor.execute(_follow_sql(), values)
+        cursor.execute(_follow_group_sql(), values)
 
 
 # --- 2. made again from the ledger ----------------------------------------------------------------------
@@ -238,24 +281,64 @@ def _paid(session_ids: list[int]) -> Iterator[tuple[int, int, int, int]]:
 
 
 def rebuild(session_ids: Iterable[int]) -> None:
-    """Store the figures ``computed`` makes for these sessions in place of theirs (step 2), ``CHUNK``
-    sessions at a time."""
+    """Store the figures ``computed`` makes for these sessions in place of theirs, then their groups' rows
+    added up again from them (step 2)."""
+    regroup(rebuild_sessions(session_ids))
+
+
+def rebuild_sessions(session_ids: Iterable[int]) -> set[int]:
+    """The session rows alone of ``rebuild``, ``CHUNK`` sessions at a time; the groups they belong to,
+    whose rows these leave stale until ``regroup`` (migration 0022 fills the session rows before the
+    group rows exist; 0025 adds these up)."""
     ids = list(session_ids)
-    for start in range(0, len(ids), CHUNK):
-        _rebuild(ids[start : start + CHUNK])
+    return {group for start in range(0, len(ids), CHUNK) for group in _rebuild(ids[start : start + CHUNK])}
 
 
-def _rebuild(ids: list[int]) -> None:
+def _rebuild(ids: list[int]) -> set[int]:
     rows, counted = computed(ids)
     Figures.objects.filter(session_id__in=ids).delete()
     Figures.objects.bulk_create(
         Figures(session_id=session, player_id=player, other_id=other, **values)
         for (session, player, other), values in rows.items()
     )
-    sessions = list(Session.objects.filter(pk__in=ids).only("pk"))
+    sessions = list(Session.objects.filter(pk__in=ids).only("pk", "group_id"))
     for session in sessions:
         session.counted_rounds, session.counted_hands = _pair(counted.get(session.pk, NOT_COUNTED))
     Session.objects.bulk_update(sessions, ["counted_rounds", "counted_hands"], batch_size=500)
+    return {session.group_id for session in sessions}
+
+
+def added_up(group_ids: Iterable[int]) -> QuerySet[Any, Any]:
+    """What the session rows of these groups add up to, one row per (group, player, other) with its
+    columns in ``GROUP_COLUMNS``' order: the group rows as they must be (0025 fills them with the same
+    sums)."""
+    return (
+        Figures.objects.filter(session__group__in=list(group_ids))
+        .values("session__group", "player", "other")
+        .annotate(
+            played=Count("id", filter=Q(player=F("other"), rounds__gt=0)),
+            **{f"{name}_sum": Sum(name) for name in COUNTS},
+        )
+        .order_by()
+    )
+
+
+GROUP_COLUMNS = ("group_id", "player_id", "other_id", "sessions", *COUNTS)
+
+
+def regroup(group_ids: Iterable[int]) -> None:
+    """Store the rows of these groups as their session rows add up (``added_up``) in place of theirs: one
+    INSERT ... SELECT, whatever their number of sessions."""
+    groups = list(group_ids)
+    if not groups:
+        return
+    GroupFigures.objects.filter(group__in=groups).delete()
+    select, params = added_up(groups).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {GroupFigures._meta.db_table} ({', '.join(GROUP_COLUMNS)}) {select}",
+            params,
+        )
 
 
 def _pair(counted: Counted) -> tuple[int, int]:
@@ -266,13 +349,39 @@ def _pair(counted: Counted) -> tuple[int, int]:
 
 
 def drift(session_ids: Iterable[int]) -> list[str]:
-    """What the stored figures of these sessions get wrong, against ``computed``: one line each (none when
-    they hold). A row of zeros and a missing row are the same."""
+    """What the stored figures of these sessions get wrong, against ``computed``, and the rows of their
+    groups, against what all their sessions' rows add up to: one line each (none when they hold). A row
+    of zeros and a missing row are the same."""
     ids = list(session_ids)
-    return [found for start in range(0, len(ids), CHUNK) for found in _drift(ids[start : start + CHUNK])]
+    found: list[str] = []
+    groups: set[int] = set()
+    for start in range(0, len(ids), CHUNK):
+        drifted, touched = _drift(ids[start : start + CHUNK])
+        found += drifted
+        groups |= touched
+    return found + _group_drift(groups)
 
 
-def _drift(ids: list[int]) -> list[str]:
+def _group_drift(group_ids: set[int]) -> list[str]:
+    names = ("sessions", *COUNTS)
+    expected = {
+        (group, player, other): dict(zip(names, values, strict=True))
+        for group, player, other, *values in (row.values() for row in added_up(group_ids))
+    }
+    stored = {
+        (row.group_id, row.player_id, row.other_id): {name: getattr(row, name) for name in names}
+        for row in GroupFigures.objects.filter(group__in=group_ids)
+    }
+    return [
+        f"group {key[0]}, player {key[1]}"
+        + ("" if key[1] == key[2] else f" against player {key[2]}")
+        + f": stored {_nonzero(stored.get(key))}, its sessions add up to {_nonzero(expected.get(key))}"
+        for key in sorted(set(expected) | set(stored))
+        if _nonzero(stored.get(key)) != _nonzero(expected.get(key))
+    ]
+
+
+def _drift(ids: list[int]) -> tuple[list[str], set[int]]:
     rows, counted = computed(ids)
     stored = {
         (row.session_id, row.player_id, row.other_id): {name: getattr(row, name) for name in COUNTS}
@@ -285,16 +394,18 @@ def _drift(ids: list[int]) -> list[str]:
         for key in sorted(set(rows) | set(stored))
         if _nonzero(stored.get(key)) != _nonzero(rows.get(key))
     ]
-    for pk, rounds, hands in Session.objects.filter(pk__in=ids).values_list(
-        "pk", "counted_rounds", "counted_hands"
+    groups = set()
+    for pk, group, rounds, hands in Session.objects.filter(pk__in=ids).values_list(
+        "pk", "group", "counted_rounds", "counted_hands"
     ):
+        groups.add(group)
         expected = counted.get(pk, NOT_COUNTED)
         if (rounds, hands) != _pair(expected):
             found.append(
                 f"session {pk}: stored {rounds} rounds and {hands} hands counted, "
                 f"the ledger makes {expected.rounds} and {expected.hands}"
             )
-    return found
+    return found, groups
 
 
 def _nonzero(values: Mapping[str, int] | None) -> dict[str, int]:

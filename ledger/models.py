@@ -590,6 +590,42 @@ class Figures(models.Model):
         return f"session {self.session_id}: player {self.player_id} / {self.other_id}"
 
 
+class GroupFigures(models.Model):
+    """A group's figures added up over all its sessions, kept beside ``Figures`` so that the standings and
+    the all-time statistics read a few rows a player whatever the number of sessions (ledger/figures.py,
+    issue 16): each count is the sum of the group's ``Figures`` rows of the same (player, other), and
+    ``sessions`` (own rows only) the sessions in which his own row counts a round.
+
+    Derived, never a fact: ``figures.rebuild`` makes them again from the session rows and ``figures.drift``
+    (``verify_ledger``) names any that differ from what those add up to.
+    """
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    sessions = models.IntegerField(default=0)  # his own row: the sessions he played (rounds > 0)
+    rounds = models.IntegerField(default=0)
+    hands = models.IntegerField(default=0)
+    net = models.BigIntegerField(default=0)
+    kong_points = models.BigIntegerField(default=0)
+    huazhu = models.IntegerField(default=0)
+    chajiao = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    self_draws = models.IntegerField(default=0)
+    paid = models.BigIntegerField(default=0)
+    fed = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ("group", "player", "other")
+        verbose_name_plural = "group figures"
+        constraints = (
+            models.UniqueConstraint(fields=("group", "player", "other"), name="group_figures_once_per_pair"),
+        )
+
+    def __str__(self) -> str:
+        return f"group {self.group_id}: player {self.player_id} / {self.other_id}"
+
+
 # --- invites: membership by consent ----------------------------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 """Who sat where when (``Sitting``): every session stored so far kept its four players all evening, so
 each of its seats is one open sitting from hand 1. Then the figures (0021) are made from the ledger: they
 count each player's hands through his sittings (``figures.rebuild``, through the models of this code, which
-these tables match here)."""
+these tables match here): the session rows alone (``figures.rebuild_sessions``), the group rows being 0025's,
+added up there from these."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -23,7 +24,7 @@ def fill_figures(apps, schema_editor):
     from ledger import figures
 
     Session = apps.get_model("ledger", "Session")
-    figures.rebuild(Session.objects.order_by("pk").values_list("pk", flat=True))
+    figures.rebuild_sessions(Session.objects.order_by("pk").values_list("pk", flat=True))
 
 
 class Migration(migrations.Migration):

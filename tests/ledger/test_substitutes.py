@@ -27,10 +27,10 @@ from django.urls import reverse
 from calculator.engine import Rules
 from ledger import debts, figures, group_file, selectors, services
 from ledger.errors import LedgerError, SeatChangeRefusedError, StaleHandError
-from ledger.models import LedgerEntry, Player, Role, RoundVersion, Session, Sitting, WinRecord
+from ledger.models import GroupFigures, LedgerEntry, Player, Role, RoundVersion, Session, Sitting, WinRecord
 from ledger.pages import live
 from ledger.services import seats as seats_module
-from ledger.statistics import group_statistics
+from ledger.statistics import group_standings, group_statistics
 from settlement.engine import settle_round
 from tests.ledger.conftest import (
     DIRECT_KONG,
@@ -169,6 +169,22 @@ def test_statistics_count_each_persons_hands_and_points(evening):
     assert records["小王"].biggest.seat == 1  # his seat for hand 4, not the one he began at
     standing = group_statistics(group).sessions[0]
     assert standing.nets == {player: NETS[Player.objects.get(pk=player).name] for player in standing.nets}
+
+
+def test_the_groups_kept_figures_follow_the_person_as_a_rebuild_does(evening):
+    """The group's rows (``GroupFigures``) add up each person's rounds through his sittings: 小刘 played
+    the session from hand 3, 老张 until hand 2, each one session."""
+    group, session = evening
+    assert figures.drift([session.pk]) == []
+    standings = {row["name"]: (row["points"], row["sessions"]) for row in group_standings(group)}
+    assert standings == {name: (points, 1) for name, points in NETS.items()}
+    columns = ("player", "other", "sessions", *figures.COUNTS)
+    kept = list(GroupFigures.objects.filter(group=group).order_by("player", "other").values_list(*columns))
+    figures.rebuild([session.pk])
+    assert (
+        list(GroupFigures.objects.filter(group=group).order_by("player", "other").values_list(*columns))
+        == kept
+    )
 
 
 def test_the_csv_has_a_column_for_each_person_and_names_each_hands_dealer(evening, owner):
