@@ -23,9 +23,11 @@ What counts, read once here for the statistics page and the API alike:
 
 The figures are read from ``models.Figures``, which every round write keeps (``ledger.figures``: these
 rules as the rows a session adds up to), never from the ledger itself: a group's statistics cost six
-queries whatever the number of sessions or hands, and what they read grows with its sessions (one row a
-player a session), never with its hands (a period narrows each query by its sessions, as a subquery).
-Python only merges their rows by player.
+queries whatever the number of sessions or hands. Their sums over all time (the standings, each player's
+record, what passed between each pair) are the group's own rows, ``models.GroupFigures``, kept with them:
+a few a player whatever the number of sessions. What grows with the sessions is only what is shown per
+session (each player's net in it), never what grows with its hands; a period sums its sessions' rows (each
+query narrowed by its sessions, as a subquery). Python only merges their rows by player.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from typing import Any, TypedDict
 
 from django.db.models import Count, F, Model, OuterRef, Q, QuerySet, Subquery, Sum
 
-from .models import Figures, Group, Player, Session, Sitting, WinRecord
+from .models import Figures, Group, GroupFigures, Player, Session, Sitting, WinRecord
 from .names import session_title
 from .selectors import player_names
 
@@ -191,22 +193,34 @@ def figured(scope: Scope) -> Figured:
         .order_by("session_id", "player_id")
     ):
         nets.setdefault(session, {})[player] = int(net)
-    # Two sums, not one grouped by (player, other): each sorts only the rows and columns it adds up, the
-    # pairs' two of the ten (SQLite at 1,000 sessions, 16,000 rows: 23 -> 6 + 10 ms, the least of 25 runs).
-    own: dict[int, Mapping[str, Any]] = {
-        row["player"]: row
-        for row in own_rows.values("player")
-        .annotate(sessions=Count("id", filter=Q(rounds__gt=0)), **{name: Sum(name) for name in OWN})
-        .order_by()
-    }
+    own_sums, pair_sums = _added_up(scope)
+    own: dict[int, Mapping[str, Any]] = {row["player"]: row for row in own_sums.order_by()}
     pairs: dict[tuple[int, int], Mapping[str, Any]] = {
-        (row["player"], row["other"]): row
-        for row in scope.rows(Figures.objects.exclude(player=F("other")))
-        .values("player", "other")
-        .annotate(paid=Sum("paid"), fed=Sum("fed"))
-        .order_by()
+        (row["player"], row["other"]): row for row in pair_sums.order_by()
     }
     return Figured(players, sessions, nets, own, pairs)
+
+
+def _added_up(scope: Scope) -> tuple[QuerySet[Any, Any], QuerySet[Any, Any]]:
+    """Each player's own figures added up over the scope with the sessions he played (``OWN`` and
+    ``sessions``), and each pair's ``paid`` and ``fed``: for all time the group's kept rows, a few a player
+    whatever the number of sessions; over a period the sum of its sessions' rows."""
+    if scope.sessions is None:
+        kept = GroupFigures.objects.filter(group=scope.group)
+        return (
+            kept.filter(player=F("other")).values("player", "sessions", *OWN),
+            kept.exclude(player=F("other")).values("player", "other", "paid", "fed"),
+        )
+    # Two sums, not one grouped by (player, other): each sorts only the rows and columns it adds up, the
+    # pairs' two of the ten (SQLite at 1,000 sessions, 16,000 rows: 23 -> 6 + 10 ms, the least of 25 runs).
+    return (
+        scope.rows(Figures.objects.filter(player=F("other")))
+        .values("player")
+        .annotate(sessions=Count("id", filter=Q(rounds__gt=0)), **{name: Sum(name) for name in OWN}),
+        scope.rows(Figures.objects.exclude(player=F("other")))
+        .values("player", "other")
+        .annotate(paid=Sum("paid"), fed=Sum("fed")),
+    )
 
 
 # What a player's own rows add up to; a pair's add up ``paid`` and ``fed``.
@@ -215,14 +229,12 @@ OWN = ("hands", "net", "kong_points", "huazhu", "chajiao", "wins", "self_draws")
 
 def group_standings(group: Group, *, names: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
     """Every player's points across the group's sessions and the sessions he played, best first (two
-    queries: the players, their figures added up; one when the caller has read the group's ``names``,
-    ``selectors.player_names``)."""
+    queries: the players, their kept group rows; one when the caller has read the group's ``names``,
+    ``selectors.player_names``): a few rows a player whatever the number of sessions."""
     played = {
-        player: (int(points or 0), sessions)
-        for player, points, sessions in Figures.objects.filter(session__group=group, player=F("other"))
-        .values("player")
-        .annotate(points=Sum("net"), sessions=Count("id", filter=Q(rounds__gt=0)))
-        .values_list("player", "points", "sessions")
+        player: (int(points), sessions)
+        for player, points, sessions in GroupFigures.objects.filter(group=group, player=F("other"))
+        .values_list("player", "net", "sessions")
         .order_by()
     }
     rows: list[dict[str, Any]] = [

@@ -17,6 +17,7 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from ledger import periods, selectors, services, statistics
+from ledger.figures import rebuild
 from ledger.models import RoundVersion, VersionKind
 from ledger.serializers import StatisticsSerializer, period_body
 from tests.ledger.conftest import (
@@ -34,6 +35,7 @@ from tests.ledger.conftest import (
     SELF_DRAW_B,
     SELF_DRAW_B_NET,
     make_table,
+    queries_as_the_group_grows,
 )
 
 STATISTICS_QUERIES = 6  # ledger/statistics.py: six queries of its figures, whatever the group has played
@@ -189,6 +191,24 @@ def test_the_statistics_take_the_same_queries_however_much_was_played(
     with django_assert_num_queries(STATISTICS_QUERIES):
         figures = statistics.group_statistics(two_evenings)
     assert len(figures.sessions) == 4 and by_name(figures.players)["小王"].hands == 6 + 2 * 7
+
+
+def test_the_standings_and_the_statistics_ask_the_same_queries_at_10_and_100_sessions(owner, group, session):
+    """All time, their sums are the group's kept rows (``GroupFigures``), a few a player: the same
+    queries however many sessions, and the same answers as the rows rebuilt from the ledger."""
+    services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    reads = (lambda: statistics.group_standings(group), lambda: statistics.group_statistics(group))
+
+    def queries_at(sessions: int) -> list[list[int]]:
+        return [queries_as_the_group_grows(owner, group, sessions, read) for read in reads]
+
+    at_ten = queries_at(10)
+    assert at_ten == [[2, 2, 2], [STATISTICS_QUERIES] * 3]
+    assert queries_at(100) == at_ten
+    kept = [read() for read in reads]
+    rebuild(group.sessions.values_list("pk", flat=True))
+    assert [read() for read in reads] == kept
+    assert kept[0][0]["sessions"] == 100 and kept[1].players[1].sessions == 100
 
 
 def test_another_groups_rounds_count_nowhere(owner, two_evenings):
