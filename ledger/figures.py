@@ -18,7 +18,7 @@ over a period, instead of its ledger.
 2. Made again: ``rebuild`` computes the rows of some sessions from their ledger as the statistics' rules
    define them (``ledger.statistics``' docstring) and stores them in place of what was there, then adds
    up their groups' rows again from the session rows (``regroup``): a group file's bulk import and the
-   scale bench's seed use it, migration 0022 its session rows alone; 0026 fills the group rows with the
+   scale bench's seed use it, migration 0022 its session rows alone; 0027 fills the group rows with the
    sums ``added_up`` makes, in SQL of its own.
 3. Checked: ``drift`` compares what is stored with what ``rebuild`` would store, and the group rows with
    what their sessions' rows add up to (``verify_ledger`` runs it).
@@ -289,7 +289,7 @@ def rebuild(session_ids: Iterable[int]) -> None:
 def rebuild_sessions(session_ids: Iterable[int]) -> set[int]:
     """The session rows alone of ``rebuild``, ``CHUNK`` sessions at a time; the groups they belong to,
     whose rows these leave stale until ``regroup`` (migration 0022 fills the session rows before the
-    group rows exist; 0026 adds these up)."""
+    group rows exist; 0027 adds these up)."""
     ids = list(session_ids)
     return {group for start in range(0, len(ids), CHUNK) for group in _rebuild(ids[start : start + CHUNK])}
 
@@ -310,7 +310,7 @@ def _rebuild(ids: list[int]) -> set[int]:
 
 def added_up(group_ids: Iterable[int]) -> QuerySet[Any, Any]:
     """What the session rows of these groups add up to, one row per (group, player, other) with its
-    columns in ``GROUP_COLUMNS``' order: the group rows as they must be (0026 fills them with the same
+    columns in ``GROUP_COLUMNS``' order: the group rows as they must be (0027 fills them with the same
     sums)."""
     return (
         Figures.objects.filter(session__group__in=list(group_ids))

@@ -1,7 +1,7 @@
 """Who sat where when (``Sitting``): every session stored so far kept its four players all evening, so
 each of its seats is one open sitting from hand 1. Then the figures (0021) are made from the ledger: they
 count each player's hands through his sittings (``figures.rebuild``, through the models of this code, which
-these tables match here): the session rows alone (``figures.rebuild_sessions``), the group rows being 0026's,
+these tables match here): the session rows alone (``figures.rebuild_sessions``), the group rows being 0027's,
 added up there from these."""
 
 import django.db.models.deletion

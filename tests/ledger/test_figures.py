@@ -1,7 +1,7 @@
 """The figures the statistics read are kept by every round write, exactly as the ledger makes them
 (ledger/figures.py, issue 16): after records, corrections, voids, a void taken back, coins settled again, an
 adjustment and a group file's import, the stored rows equal ``figures.computed`` and the group's rows what
-they add up to, as a rebuild makes them (migration 0026 too); each write that moves points keeps them in
+they add up to, as a rebuild makes them (migration 0027 too); each write that moves points keeps them in
 two queries (the session's rows, the group's); a figure changed behind the ledger's back is named by
 ``verify_ledger``.
 """
@@ -198,12 +198,12 @@ def test_verify_ledger_names_a_group_figure_that_drifted(owner, evening):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_migration_0026_fills_the_group_rows_from_the_sessions_stored(owner, evening):
+def test_migration_0027_fills_the_group_rows_from_the_sessions_stored(owner, evening):
     group, _, rounds = evening
     services.round_void(actor=owner, round_=rounds[1])
     kept = group_rows(group)
     executor = MigrationExecutor(connection)
-    executor.migrate([("ledger", "0025_ledger_session_in_order")])
+    executor.migrate([("ledger", "0026_group_debts")])
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes("ledger"))
     assert group_rows(group) == kept != {}

@@ -20,7 +20,7 @@ GROUP BY session.group_id, figures.player_id, figures.other_id
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0025_ledger_session_in_order"),
+        ("ledger", "0026_group_debts"),
     ]
 
     operations = [
