@@ -773,27 +773,6 @@ def _was_corrected() -> Exists:
     return Exists(RoundVersion.objects.filter(round=OuterRef("pk"), kind=VersionKind.CORRECTED))
 
 
-def session_person_nets(session: Session, people: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
-    """Every round in order, as its position and what each of ``people`` (player ids) netted in it,
-    whichever seat he sat at: the ledger's sums by person, so a voided round nets 0 and a corrected one its
-    latest version. One query of plain numbers (SQLite sums a round at a time down the rounds' index, with
-    no sort; PostgreSQL hashes). Building a model per round and asking each whether it was corrected took
-    355 of the 走势 page's 578 ms at 10,000 hands (issue 16); ``session_hand_marks`` says that of the hands
-    drawn only. The house's rows are nobody's."""
-    sums = {
-        f"net_{place}": Coalesce(Sum("entries__points", filter=Q(entries__player_id=player)), 0)
-        for place, player in enumerate(people)
-    }
-    rows = (
-        Round.objects.filter(session=session)
-        .values("position")
-        .annotate(**sums)
-        .order_by("position")
-        .values_list("position", *sums)
-    )
-    return [(position, tuple(nets)) for position, *nets in rows]
-
-
 @dataclass(frozen=True, slots=True)
 class HandMark:
     """What a hand's row says beside its numbers."""
@@ -803,15 +782,59 @@ class HandMark:
     adjustment: bool  # 罚分 between hands, not a hand
 
 
-def session_hand_marks(session: Session, positions: Iterable[int]) -> dict[int, HandMark]:
-    """The marks of the session's hands at ``positions``, by position: one query down the index of
-    (session, position), as long as the list of positions whatever the session's length."""
-    rows = (
-        Round.objects.filter(session=session, position__in=list(positions))
-        .annotate(was_corrected=_was_corrected())
-        .values_list("position", "voided", "was_corrected", "adjustment")
+@dataclass(frozen=True, slots=True)
+class RunningTotal:
+    """A hand, its marks and what each person stands at after it (``session_running_totals``)."""
+
+    position: int
+    mark: HandMark
+    totals: tuple[int, ...]
+
+
+RUNNING_TOTALS_SQL = """
+    SELECT run.position, hand.voided,
+           EXISTS (SELECT 1 FROM {version} AS version WHERE version.round_id = hand.id AND version.kind = %s),
+           hand.adjustment, {totals}
+    FROM (
+        SELECT round.position, {running}
+        FROM {round} AS round LEFT JOIN {entry} AS entry ON entry.round_id = round.id
+        WHERE round.session_id = %s
+        GROUP BY round.position
+    ) AS run
+    JOIN {round} AS hand ON hand.session_id = %s AND hand.position = run.position
+    WHERE run.position IN ({positions})
+    ORDER BY run.position
+"""  # the tables are the models' own names, the rest placeholders: every value is a parameter
+RUNNING_TOTAL = (
+    "SUM(SUM(CASE WHEN entry.player_id = %s THEN entry.points ELSE 0 END)) OVER (ORDER BY round.position)"
+)
+
+
+def session_running_totals(
+    session: Session, people: Sequence[int], positions: Sequence[int]
+) -> list[RunningTotal]:
+    """The session's hands at ``positions``, in order, each with its marks (作废, 改过, 罚分) and what each
+    of ``people`` (player ids) stands at after it, whichever seats he sat at: the ledger's sums by person,
+    so a voided hand moves nothing and a corrected one counts as its latest version; the house's rows are
+    nobody's. One query, as long as ``positions`` whatever the session's length: the database sums each
+    hand (SQLite a hand at a time down the rounds' (session, position) index, with no sort), adds the sums
+    up in order (a window) and returns the hands asked for only. At 10,000 hands, the 10,000 rows of
+    every hand's nets, converted by the ORM and added up here, were a third of the 走势 page's time
+    (issue 16); ``round.position`` names the window's order, a column of the group."""
+    if not positions:
+        return []
+    sql = RUNNING_TOTALS_SQL.format(
+        version=RoundVersion._meta.db_table,
+        round=Round._meta.db_table,
+        entry=LedgerEntry._meta.db_table,
+        totals=", ".join(f"run.total_{place}" for place in range(len(people))),
+        running=", ".join(f"{RUNNING_TOTAL} AS total_{place}" for place in range(len(people))),
+        positions=", ".join(["%s"] * len(positions)),
     )
-    return {position: HandMark(*marks) for position, *marks in rows}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [VersionKind.CORRECTED.value, *people, session.pk, session.pk, *positions])
+        rows = cursor.fetchall()
+    return [RunningTotal(row[0], HandMark(*map(bool, row[1:4])), tuple(map(int, row[4:]))) for row in rows]
 
 
 def session_biggest_wins(session: Session, *, limit: int = 5) -> list[WinRecord]:

@@ -23,7 +23,7 @@ from web.language import page_language
 from .. import selectors
 from ..models import Sitting, WinRecord
 from .links import session_url
-from .trends import big_hand, drawn_rows, trend_chart
+from .trends import big_hand, total_rows, trend_chart
 
 
 @login_required
@@ -34,15 +34,15 @@ def chart_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     table, away = selectors.table_and_away(spells)
     people = [*table, *away]  # a line each: the seats now, then whoever left
     names = [spell.player.name for spell in people]
-    hands = selectors.session_person_nets(session, [spell.player_id for spell in people])
-    drawn = sampled(len(hands))
-    rows = drawn_rows(hands, drawn, selectors.session_hand_marks(session, [hands[i][0] for i in drawn]))
+    hands = selectors.session_last_position(session)  # positions run 1, 2, 3 … with no gap
+    drawn = [index + 1 for index in sampled(hands)]
+    rows = total_rows(selectors.session_running_totals(session, [spell.player_id for spell in people], drawn))
     language = page_language()
     context = {
         "session": session,
         "names": names,
         "rows": rows,
-        "hands": len(hands),
+        "hands": hands,
         "chart": trend_chart(names, rows) if rows else "",
         "big_hands": [
             big_hand(win, _seat_held(spells, win), session, language)

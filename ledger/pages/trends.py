@@ -15,7 +15,7 @@ board's seat nets are counted for who sat there for that hand (``by_person``; do
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
 
@@ -86,24 +86,13 @@ def running_totals(hands: Sequence[selectors.HandNet], *, start: Sequence[int] =
     ]
 
 
-def drawn_rows(
-    hands: Sequence[tuple[int, tuple[int, ...]]],
-    indexes: Sequence[int],
-    marks: Mapping[int, selectors.HandMark],
-) -> list[HandRow]:
-    """The rows of the hands at ``indexes`` of ``hands`` (each a position and its nets per person, as
-    ``selectors.session_person_nets`` reads them), each with the running totals after it and its marks
-    (``selectors.session_hand_marks``, by position): each person's column added up once, in C, and only
-    the totals drawn kept."""
-    columns = [list(accumulate(column)) for column in zip(*(nets for _position, nets in hands), strict=True)]
+def total_rows(totals: Sequence[selectors.RunningTotal]) -> list[HandRow]:
+    """The 走势 page's rows: each hand drawn with the totals after it and its marks, as the database
+    added them up (``selectors.session_running_totals``)."""
     return [
-        _marked(hands[index][0], marks[hands[index][0]], tuple(column[index] for column in columns))
-        for index in indexes
+        HandRow(hand.position, hand.mark.voided, hand.mark.corrected, hand.totals, hand.mark.adjustment)
+        for hand in totals
     ]
-
-
-def _marked(position: int, mark: selectors.HandMark, values: tuple[int, ...]) -> HandRow:
-    return HandRow(position, mark.voided, mark.corrected, values, mark.adjustment)
 
 
 def newest_nets(hands: Sequence[selectors.HandNet]) -> list[HandRow]:

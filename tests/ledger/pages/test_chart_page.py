@@ -10,8 +10,9 @@ from itertools import accumulate
 import pytest
 from django.urls import reverse
 
+from bench.scale_seed import CORRECTED, TEMPLATE_HANDS, VOIDED, add_group, add_sessions, record_template
 from ledger import selectors, services
-from ledger.models import Role, Round
+from ledger.models import Role, Round, RoundVersion, VersionKind
 from tests.ledger.conftest import (
     DIRECT_KONG,
     DRAW_WITH_PIG,
@@ -22,7 +23,7 @@ from tests.ledger.conftest import (
     member_join,
 )
 from tests.ledger.pages.helpers import ENGLISH, logged_in, visible_text
-from web.charts import sampled
+from web.charts import MAX_POINTS, sampled
 
 SVG = "{http://www.w3.org/2000/svg}"
 FULL_FLUSH_TILES = {  # 小李 self-draws 清一色 from tiles: 3 fan, 4 points from each
@@ -317,3 +318,76 @@ def test_a_long_session_is_drawn_through_some_hands_ending_on_the_exact_totals(
 def test_a_short_session_says_nothing_of_sampling(client, owner, session):
     record(owner, session, SELF_DRAW_B)
     assert "均匀取" not in visible_text(chart(client, session))
+
+
+@pytest.fixture
+def long_sessions(owner):
+    """Sessions of 200 and 2,000 hands, the bench's copies of a recorded 20-hand evening (its hand 4
+    corrected, its hand 7 voided: bench/scale_seed.py), by their hands."""
+    group, players = add_group(owner, "长场")
+    template = record_template(owner, group, players, coins=None)
+    return {hands: add_sessions(template, group, players, 1, hands=hands)[0] for hands in (200, 2000)}
+
+
+def test_a_long_session_draws_the_exact_running_totals_and_marks_of_the_hands_drawn(client, long_sessions):
+    """The database adds the hands up and returns the drawn ones only: each is the ledger's running total
+    at that hand (every hand summed, hand by hand), with that hand's own marks."""
+    session = long_sessions[2000]
+    page = chart(client, session)
+    rows = page.context["rows"]
+    drawn = [index + 1 for index in sampled(2000)]
+    assert [row.number for row in rows] == drawn and len(rows) <= MAX_POINTS
+    every = expected_rows(session)
+    assert [row.values for row in rows] == [every[position - 1] for position in drawn]
+    assert rows[-1].values == tuple(seat.points for seat in selectors.session_totals(session).seats)
+    voided = set(Round.objects.filter(session=session, voided=True).values_list("position", flat=True))
+    corrected = set(
+        RoundVersion.objects.filter(round__session=session, kind=VersionKind.CORRECTED).values_list(
+            "round__position", flat=True
+        )
+    )
+    assert [(row.voided, row.corrected) for row in rows] == [
+        (position in voided, position in corrected) for position in drawn
+    ]
+    copies = {position % TEMPLATE_HANDS for position in drawn}
+    assert {VOIDED % TEMPLATE_HANDS, CORRECTED % TEMPLATE_HANDS} <= copies  # both marks are among them
+    assert any(row.voided for row in rows) and any(row.corrected for row in rows)
+    assert page.context["hands"] == 2000
+    assert f"共2000手，折线和下表均匀取其中{len(rows)}手" in visible_text(page)
+
+
+def test_the_running_totals_come_back_for_the_hands_asked_only(owner, session):
+    """The selector returns the positions asked for, each at the ledger's running total there: not one
+    row per hand of the session (10,000 of them, converted and added up in Python, were a third of the
+    page's time at 10,000 hands)."""
+    hands = (SELF_DRAW_B, DRAW_WITH_PIG, KONG_THEN_GANG_SHANG_PAO, DIRECT_KONG)
+    first, second, *_ = record(owner, session, *hands)
+    services.round_void(actor=owner, round_=second)
+    services.round_correct(actor=owner, round_=first, body=KONG_THEN_GANG_SHANG_PAO)
+    people = [seat.player_id for seat in session.seats.order_by("seat")]
+    every = expected_rows(session)
+    totals = selectors.session_running_totals(session, people, [1, 2, 4])
+    assert [(hand.position, hand.totals) for hand in totals] == [(1, every[0]), (2, every[1]), (4, every[3])]
+    assert [hand.mark for hand in totals] == [
+        selectors.HandMark(voided=False, corrected=True, adjustment=False),
+        selectors.HandMark(voided=True, corrected=False, adjustment=False),
+        selectors.HandMark(voided=False, corrected=False, adjustment=False),
+    ]
+    assert selectors.session_running_totals(session, people, []) == []
+
+
+def test_a_session_of_ordinary_length_draws_every_hand(client, owner, session, monkeypatch):
+    """Up to the chart's points every hand is drawn and tabled, each at its running total."""
+    record(owner, session, SELF_DRAW_B, DRAW_WITH_PIG, KONG_THEN_GANG_SHANG_PAO, DIRECT_KONG)
+    monkeypatch.setattr("ledger.pages.chart.sampled", lambda count: sampled(count, 4))
+    page = chart(client, session)
+    assert [row.number for row in page.context["rows"]] == [1, 2, 3, 4]
+    assert table_rows(page) == expected_rows(session)
+    assert "均匀取" not in visible_text(page)
+
+
+def test_the_queries_are_as_many_at_2000_hands_as_at_200(client, long_sessions, django_assert_num_queries):
+    for session in long_sessions.values():
+        with django_assert_num_queries(10):
+            page = chart(client, session)
+        assert len(page.context["rows"]) == MAX_POINTS
