@@ -792,18 +792,19 @@ class RunningTotal:
 
 
 RUNNING_TOTALS_SQL = """
-    SELECT run.position, hand.voided,
+    SELECT hand.position, hand.voided,
            EXISTS (SELECT 1 FROM {version} AS version WHERE version.round_id = hand.id AND version.kind = %s),
            hand.adjustment, {totals}
-    FROM (
+    FROM {round} AS hand
+    JOIN (
         SELECT round.position, {running}
-        FROM {round} AS round LEFT JOIN {entry} AS entry ON entry.round_id = round.id
+        FROM {round} AS round
+        LEFT JOIN {entry} AS entry ON entry.round_id = round.id AND entry.session_id = %s
         WHERE round.session_id = %s
         GROUP BY round.position
-    ) AS run
-    JOIN {round} AS hand ON hand.session_id = %s AND hand.position = run.position
-    WHERE run.position IN ({positions})
-    ORDER BY run.position
+    ) AS run ON run.position = hand.position
+    WHERE hand.session_id = %s AND hand.position IN ({positions})
+    ORDER BY hand.position
 """  # the tables are the models' own names, the rest placeholders: every value is a parameter
 RUNNING_TOTAL = (
     "SUM(SUM(CASE WHEN entry.player_id = %s THEN entry.points ELSE 0 END)) OVER (ORDER BY round.position)"
@@ -832,7 +833,7 @@ def session_running_totals(
         positions=", ".join(["%s"] * len(positions)),
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [VersionKind.CORRECTED.value, *people, session.pk, session.pk, *positions])
+        cursor.execute(sql, [VersionKind.CORRECTED.value, *people, *[session.pk] * 3, *positions])
         rows = cursor.fetchall()
     return [RunningTotal(row[0], HandMark(*map(bool, row[1:4])), tuple(map(int, row[4:]))) for row in rows]
 
