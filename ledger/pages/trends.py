@@ -1,11 +1,11 @@
 """A session's trends in words and lines: the running totals hand by hand, their chart, the biggest hands.
 
 The numbers are the ledger's, summed in the database (a voided hand moves nothing, a corrected one counts
-as its latest version): each hand's net per person for the chart page (``chart.py``,
-``selectors.session_person_nets``, every hand of the session as plain numbers), per seat for the last
-hands of the live board of a viewer link (``live.py``, ``selectors.session_hand_nets``), and the points
-each winner took (``selectors.session_biggest_wins``). This module only adds them up hand after hand, words
-them and draws them (``web.charts``). No URLs here, so either page imports it.
+as its latest version): each person's running total after each hand the chart page draws (``chart.py``,
+``selectors.session_running_totals``, added up by the database), each hand's net per seat for the last
+hands of the live board of a viewer link (``live.py``, ``selectors.session_hand_nets``, added up here),
+and the points each winner took (``selectors.session_biggest_wins``). This module words them and draws
+them (``web.charts``). No URLs here, so either page imports it.
 
 Both pages show a column per person (the seats now, then whoever left: the order of
 ``SessionTotals.players``): the chart's sums are by person already (each ledger row names its player), the

@@ -265,7 +265,8 @@ def test_the_queries_do_not_grow_with_the_hands(client, owner, django_assert_num
     )
     record(owner, session, *[SELF_DRAW_B, KONG_THEN_GANG_SHANG_PAO] * (hands // 2))
     # the Django session and the user, the session with its seats and players, who sat where when (a line
-    # per person), the nets, the marks of the hands drawn, which wins are the biggest and those wins
+    # per person), how many hands, the drawn hands' running totals and marks, which wins are the biggest
+    # and those wins
     with django_assert_num_queries(10):
         page = chart(client, session)
     assert len(page.context["rows"]) == hands
