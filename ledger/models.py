@@ -256,6 +256,14 @@ class Sitting(models.Model):
         return f"seat {self.seat}: {self.player_id} from hand {self.first}"
 
 
+KEPT_NETS = (*(f"kept_net_{seat}" for seat in range(SEATS)), "kept_net_house")
+
+
+def kept_net_field(seat: int | None) -> str:
+    """The ``Round`` column keeping the net of ``seat`` (None: the house)."""
+    return KEPT_NETS[SEATS if seat is None else seat]
+
+
 class Round(models.Model):
     """A hand played in a session. Its current events mirror its latest version."""
 
@@ -269,6 +277,15 @@ class Round(models.Model):
     # Adjustments only (罚分, 诈胡 between hands; RULES.md 4.8): not a hand, so the statistics count no hand,
     # win or loss for it, while its points count in every total. Set from the engine's result at each write.
     adjustment = models.BooleanField(default=False)
+    # Its current points per seat and the house's, kept by every write that changes them (record, correct,
+    # void) from the transfers it stores: what its live ledger rows sum to (``selectors.round_net``, which
+    # ``verify_ledger`` compares them with), so that a session's running totals read one row a hand, not
+    # its 16 ledger rows (the 走势 page, issue 16). ``KEPT_NETS`` names them, the house's last.
+    kept_net_0 = models.BigIntegerField(default=0)
+    kept_net_1 = models.BigIntegerField(default=0)
+    kept_net_2 = models.BigIntegerField(default=0)
+    kept_net_3 = models.BigIntegerField(default=0)
+    kept_net_house = models.BigIntegerField(default=0)
     # NULL, not "": rounds recorded without a key must not collide in the unique constraint
     idempotency_key = models.CharField(max_length=MAX_KEY_LENGTH, null=True, blank=True)  # noqa: DJ001
     request_fingerprint = models.CharField(max_length=64)  # sha256 of the canonical request body

@@ -140,6 +140,7 @@ class Draft:
         round_.events = round_body["events"]
         round_.adjustment = result.adjustment_round
         round_.voided = False
+        rounds.keep_nets(round_, result)
         self._resettle_later_coins(round_)
         self._check_bounds("events")
         self.hand.revision += 1
@@ -152,6 +153,7 @@ class Draft:
         self._write(round_, VersionKind.VOIDED, round_.version + 1, body, None, None)
         round_.voided = True
         round_.version += 1
+        rounds.keep_nets(round_, None)
         self._resettle_later_coins(round_)
         self._check_bounds("round")
         self.hand.revision += 1

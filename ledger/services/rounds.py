@@ -21,6 +21,7 @@ from ..errors import (
     StaleRoundError,
 )
 from ..models import (
+    KEPT_NETS,
     WRITER_ROLES,
     CoinEntry,
     LedgerEntry,
@@ -29,6 +30,7 @@ from ..models import (
     Session,
     VersionKind,
     WinRecord,
+    kept_net_field,
 )
 from .checks import _check_dealer, _fingerprint, _note, _refuse_unstorable, require_role
 from .sessions import _hand_follows_ledger, _locked
@@ -136,7 +138,25 @@ def _new_round(
         adjustment=result.adjustment_round,
         idempotency_key=key,
         request_fingerprint=fingerprint,
+        **kept_nets(result),
     )
+
+
+def kept_nets(result: RoundResult | None) -> dict[str, int]:
+    """The round's ``kept_net_*`` columns for a version settled so (None: voided, nothing): what the rows
+    ``_entries`` writes for its transfers add up to per seat and for the house, so the round's live rows
+    and its kept nets agree (``selectors.round_net``; ``verify_ledger`` checks it)."""
+    nets = dict.fromkeys(KEPT_NETS, 0)
+    for transfer in () if result is None else result.transfers:
+        nets[kept_net_field(transfer.payer)] -= transfer.points
+        nets[kept_net_field(transfer.payee)] += transfer.points
+    return nets
+
+
+def keep_nets(round_: Round, result: RoundResult | None) -> None:
+    """The round's kept nets set for its new current version, to be saved with its other fields."""
+    for name, net in kept_nets(result).items():
+        setattr(round_, name, net)
 
 
 def _replayed(existing: Round, fingerprint: str) -> Round:
@@ -195,7 +215,10 @@ def _next_version(
     round_.events = body["events"]
     round_.adjustment = result.adjustment_round
     round_.voided = False
-    round_.save(update_fields=["dealer", "void_suits", "events", "adjustment", "version", "voided"])
+    keep_nets(round_, result)
+    round_.save(
+        update_fields=["dealer", "void_suits", "events", "adjustment", "version", "voided", *KEPT_NETS]
+    )
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "events")
     debts.moved(session.group_id)
@@ -222,7 +245,8 @@ def _void(actor: User, session: Session, round_: Round) -> list[Any]:
     )
     round_.voided = True
     round_.version = version
-    round_.save(update_fields=["voided", "version"])
+    keep_nets(round_, None)
+    round_.save(update_fields=["voided", "version", *KEPT_NETS])
     _resettle_later_coins(actor, session, round_)
     bounds.check_session(session, "round")
     debts.moved(session.group_id)
