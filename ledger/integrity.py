@@ -16,7 +16,8 @@ The check (``manage.py verify_ledger``), per session:
    version (so removing the latest version shows too); the points and coins the session counts as moved
    are what its rows move;
 2. balance: every version's points rows, and its coin rows, sum to zero (the house included);
-3. replay: each round mirrors its current version, and settling the current versions' events again through
+3. replay: each round mirrors its current version and keeps the nets its rows give (``Round.kept_net_*``,
+   what the running totals read), and settling the current versions' events again through
    the engine, in position order (coins against the balances the replay reached), gives each round's net
    points and coin change as its rows hold them, and the session's totals (each distinct set of stored
    inputs settled once: ``_settled_once``).
@@ -44,7 +45,7 @@ from settlement.engine import RoundResult, settle_round
 from . import selectors
 from .figures import NOT_COUNTED, Counted
 from .memory import cycles_uncollected
-from .models import SEATS, CoinEntry, LedgerEntry, RoundVersion, Session, WinRecord
+from .models import KEPT_NETS, SEATS, CoinEntry, LedgerEntry, RoundVersion, Session, WinRecord
 
 VERSION_FIELDS = (
     "round__position",
@@ -415,6 +416,13 @@ def _replay_round(
     if any(round_[name] != version[name] for name in ("dealer", "void_suits", "events")):
         yield Finding(what="its events differ from those of its current version", **where)
     stored = [int(round_[f"net_{seat}"] or 0) for seat in range(SEATS)], int(round_["net_house"] or 0)
+    kept = [round_[name] for name in KEPT_NETS[:SEATS]], round_[KEPT_NETS[SEATS]]
+    if kept != stored:
+        yield Finding(
+            what=f"it keeps points {kept[0]} and house {kept[1]}; its rows give {stored[0]} and house "
+            f"{stored[1]}",
+            **where,
+        )
     result: _Settled | None = None
     if round_["voided"]:
         expected = ([0] * SEATS, 0)
