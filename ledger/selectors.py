@@ -69,6 +69,7 @@ from .models import (
     Sitting,
     VersionKind,
     WinRecord,
+    kept_net_field,
 )
 
 if TYPE_CHECKING:
@@ -795,52 +796,58 @@ RUNNING_TOTALS_SQL = """
     SELECT hand.position, hand.voided,
            EXISTS (SELECT 1 FROM {version} AS version WHERE version.round_id = hand.id AND version.kind = %s),
            hand.adjustment, {totals}
-    FROM {round} AS hand
-    JOIN (
-        SELECT round.position, {running}
+    FROM (
+        SELECT round.id, round.position, round.voided, round.adjustment, {running}
         FROM {round} AS round
-        LEFT JOIN {entry} AS entry ON entry.round_id = round.id {same_session}
         WHERE round.session_id = %s
-        GROUP BY round.position
-    ) AS run ON run.position = hand.position
-    WHERE hand.session_id = %s AND hand.position IN ({positions})
+    ) AS hand
+    WHERE hand.position IN ({positions})
     ORDER BY hand.position
-"""  # the tables are the models' own names, the rest placeholders: every value is a parameter
-# How each hand's ledger rows are found. PostgreSQL hashes the session's rounds against the rows: told
-# they are the session's, it reads them by the session's index, not every row of the database (165 ->
-# 75 ms at 10,000 hands, EXPLAIN ANALYZE). SQLite walks each round's rows by the round's index and is not
-# told: before ANALYZE has run it then took the session's index instead, and read the session's whole
-# ledger once per round (minutes at 10,000 hands).
-SAME_SESSION = {"postgresql": "AND entry.session_id = round.session_id"}
-RUNNING_TOTAL = (
-    "SUM(SUM(CASE WHEN entry.player_id = %s THEN entry.points ELSE 0 END)) OVER (ORDER BY round.position)"
-)
+"""  # the tables and columns are the models' own names, the rest placeholders: every value is a parameter
+# A person's net in a hand: the kept net of the seat he sat at then, one term per spell of his.
+HELD_THEN = {
+    True: "CASE WHEN round.position >= %s THEN round.{net} ELSE 0 END",  # he sits there now
+    False: "CASE WHEN round.position BETWEEN %s AND %s THEN round.{net} ELSE 0 END",
+}
+
+
+def _held(spells: Sequence[Sitting]) -> tuple[str, list[int]]:
+    """The SQL of a person's net in each hand, summing ``HELD_THEN`` over ``spells`` (his), and its
+    parameters; 0 for someone who never sat."""
+    terms = [HELD_THEN[spell.last is None].format(net=kept_net_field(spell.seat)) for spell in spells]
+    limits = [limit for spell in spells for limit in (spell.first, spell.last) if limit is not None]
+    return " + ".join(terms) or "0", limits
 
 
 def session_running_totals(
-    session: Session, people: Sequence[int], positions: Sequence[int]
+    session: Session, people: Sequence[int], positions: Sequence[int], *, spells: Sequence[Sitting]
 ) -> list[RunningTotal]:
     """The session's hands at ``positions``, in order, each with its marks (作废, 改过, 罚分) and what each
-    of ``people`` (player ids) stands at after it, whichever seats he sat at: the ledger's sums by person,
-    so a voided hand moves nothing and a corrected one counts as its latest version; the house's rows are
-    nobody's. One query, as long as ``positions`` whatever the session's length: the database sums each
-    hand (SQLite a hand at a time down the rounds' (session, position) index, with no sort), adds the sums
-    up in order (a window) and returns the hands asked for only. At 10,000 hands, the 10,000 rows of
-    every hand's nets, converted by the ORM and added up here, were a third of the 走势 page's time
-    (issue 16); ``round.position`` names the window's order, a column of the group."""
+    of ``people`` (player ids) stands at after it, whichever seats he sat at: ``spells``, the session's
+    sittings (``sittings``), say which seat was his at each hand, and the round keeps each seat's current
+    net (``Round.kept_net_*``, the sums of its live ledger rows), so a voided hand moves nothing and a
+    corrected one counts as its latest version; the house's net is nobody's. One query, as long as
+    ``positions`` whatever the session's length: the database reads one row a hand down the rounds'
+    (session, position) index, with no sort, no join and no ledger row, adds each person's nets up in
+    order (a window, which the filter on positions stays outside of) and returns the hands asked for
+    only. Summing the 16 ledger rows of every hand instead grew 2.7x from 2,000 to 10,000 hands (issue
+    16)."""
     if not positions:
         return []
+    held = [_held([spell for spell in spells if spell.player_id == person]) for person in people]
     sql = RUNNING_TOTALS_SQL.format(
         version=RoundVersion._meta.db_table,
         round=Round._meta.db_table,
-        entry=LedgerEntry._meta.db_table,
-        totals=", ".join(f"run.total_{place}" for place in range(len(people))),
-        running=", ".join(f"{RUNNING_TOTAL} AS total_{place}" for place in range(len(people))),
+        totals=", ".join(f"hand.total_{place}" for place in range(len(people))),
+        running=", ".join(
+            f"SUM({terms}) OVER (ORDER BY round.position) AS total_{place}"
+            for place, (terms, _) in enumerate(held)
+        ),
         positions=", ".join(["%s"] * len(positions)),
-        same_session=SAME_SESSION.get(connection.vendor, ""),
     )
+    limits = [limit for _, person_limits in held for limit in person_limits]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [VersionKind.CORRECTED.value, *people, session.pk, session.pk, *positions])
+        cursor.execute(sql, [VersionKind.CORRECTED.value, *limits, session.pk, *positions])
         rows = cursor.fetchall()
     return [RunningTotal(row[0], HandMark(*map(bool, row[1:4])), tuple(map(int, row[4:]))) for row in rows]
 

@@ -4,8 +4,9 @@ same numbers as a table) and the session's biggest hands, worded and drawn by ``
 A long session is drawn and tabled through at most ``web.charts.MAX_POINTS`` of its hands, evenly spread,
 the first and the last always among them: the line keeps its shape and ends on the exact totals, the page
 says so, and every hand stays in the history (a 10,000-hand table took 8 s to draw; issue 16). Every hand
-is still summed and added up, in the database, which returns the hands drawn only, as numbers with their
-marks (作废, 改过, 罚分): ``selectors.session_running_totals``, one query whatever the session's length.
+is still added up, in the database, from the nets each round keeps, which returns the hands drawn only, as
+numbers with their marks (作废, 改过, 罚分): ``selectors.session_running_totals``, one query whatever the
+session's length.
 """
 
 from __future__ import annotations
@@ -36,7 +37,10 @@ def chart_page(request: SignedInRequest, session_id: int) -> HttpResponse:
     names = [spell.player.name for spell in people]
     hands = selectors.session_last_position(session)  # positions run 1, 2, 3 … with no gap
     drawn = [index + 1 for index in sampled(hands)]
-    rows = total_rows(selectors.session_running_totals(session, [spell.player_id for spell in people], drawn))
+    totals = selectors.session_running_totals(
+        session, [spell.player_id for spell in people], drawn, spells=spells
+    )
+    rows = total_rows(totals)
     language = page_language()
     context = {
         "session": session,

@@ -2,15 +2,16 @@
 
 The numbers are the ledger's, summed in the database (a voided hand moves nothing, a corrected one counts
 as its latest version): each person's running total after each hand the chart page draws (``chart.py``,
-``selectors.session_running_totals``, added up by the database), each hand's net per seat for the last
-hands of the live board of a viewer link (``live.py``, ``selectors.session_hand_nets``, added up here),
-and the points each winner took (``selectors.session_biggest_wins``). This module words them and draws
-them (``web.charts``). No URLs here, so either page imports it.
+``selectors.session_running_totals``, added up by the database from the nets each round keeps), each
+hand's net per seat for the last hands of the live board of a viewer link (``live.py``,
+``selectors.session_hand_nets``, added up here), and the points each winner took
+(``selectors.session_biggest_wins``). This module words them and draws them (``web.charts``). No URLs
+here, so either page imports it.
 
 Both pages show a column per person (the seats now, then whoever left: the order of
-``SessionTotals.players``): the chart's sums are by person already (each ledger row names its player), the
-board's seat nets are counted for who sat there for that hand (``by_person``; docs/ledger.md,
-"Substitutes").
+``SessionTotals.players``): the chart's sums are by person already (the database counts each hand's seat
+nets for who sat there), the board's seat nets are counted for who sat there for that hand
+(``by_person``; docs/ledger.md, "Substitutes").
 """
 
 from __future__ import annotations
