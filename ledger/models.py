@@ -573,16 +573,11 @@ class WinRecord(AppendOnlyModel):
         return f"round {self.round_id} v{self.version}: player {self.winner_id} won {self.fan} fan"
 
 
-class Figures(models.Model):
-    """A player's figures in one session, kept by every round write so that no read sums a group's
-    ledger (ledger/figures.py, issue 16). ``other`` is the player himself on his own row (his record in
-    the session), another player on a row of the pair (what he paid that player, the wins he fed him).
+class FigureCounts(models.Model):
+    """What a row of figures counts (``figures.COUNTS``), a session's (``Figures``) or a group's added up
+    (``GroupFigures``). ``other`` is the player himself on his own row (his record), another player on a
+    row of the pair (what he paid that player, the wins he fed him)."""
 
-    Derived, never a fact: ``figures.rebuild`` makes them again from the ledger and ``figures.drift``
-    (``verify_ledger``) names any that differ from it.
-    """
-
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="figures")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     rounds = models.IntegerField(default=0)  # his counted rounds (not voided): he played the session
@@ -597,6 +592,20 @@ class Figures(models.Model):
     fed = models.IntegerField(default=0)  # a pair's row: wins ``other`` took on his discards (点炮)
 
     class Meta:
+        abstract = True
+
+
+class Figures(FigureCounts):
+    """A player's figures in one session, kept by every round write so that no read sums a group's
+    ledger (ledger/figures.py, issue 16).
+
+    Derived, never a fact: ``figures.rebuild`` makes them again from the ledger and ``figures.drift``
+    (``verify_ledger``) names any that differ from it.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="figures")
+
+    class Meta:
         ordering = ("session", "player", "other")
         verbose_name_plural = "figures"
         constraints = (
@@ -607,7 +616,7 @@ class Figures(models.Model):
         return f"session {self.session_id}: player {self.player_id} / {self.other_id}"
 
 
-class GroupFigures(models.Model):
+class GroupFigures(FigureCounts):
     """A group's figures added up over all its sessions, kept beside ``Figures`` so that the standings and
     the all-time statistics read a few rows a player whatever the number of sessions (ledger/figures.py,
     issue 16): each count is the sum of the group's ``Figures`` rows of the same (player, other), and
@@ -618,19 +627,7 @@ class GroupFigures(models.Model):
     """
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     sessions = models.IntegerField(default=0)  # his own row: the sessions he played (rounds > 0)
-    rounds = models.IntegerField(default=0)
-    hands = models.IntegerField(default=0)
-    net = models.BigIntegerField(default=0)
-    kong_points = models.BigIntegerField(default=0)
-    huazhu = models.IntegerField(default=0)
-    chajiao = models.IntegerField(default=0)
-    wins = models.IntegerField(default=0)
-    self_draws = models.IntegerField(default=0)
-    paid = models.BigIntegerField(default=0)
-    fed = models.IntegerField(default=0)
 
     class Meta:
         ordering = ("group", "player", "other")
