@@ -210,8 +210,7 @@ def _verify_row(database: str, verify: dict[str, Any]) -> Row:
     met = verify["cpu_ms"] <= VERIFY_MAX_MS and verify["findings"] == 0
     return (
         f"{database}: verify_ledger of {verify['rounds']:,} rounds",
-        f"{verify['cpu_ms']:.0f} ms CPU, {verify['findings']} findings "
-        f"({verify['distinct']:,} distinct rounds entered)",
+        f"{verify['cpu_ms']:.0f} ms CPU, {verify['findings']} findings",
         f"<= {VERIFY_MAX_MS:.0f} ms, 0 findings",
         _verdict([] if met else ["missed"]),
     )
@@ -490,21 +489,7 @@ def _verify(seeded: Any) -> dict[str, Any]:
         "rounds": hands_at(SIZES[-1]),
         "cpu_ms": verify_ms,
         "findings": len(findings) + sampled,
-        "distinct": _distinct_rounds(longest),
     }
-
-
-def _distinct_rounds(session: Any) -> int:
-    """How many distinct rounds (dealer, void suits, events) the session's current versions enter: the
-    seed copies its template evenings, and ``verify_ledger`` settles each distinct one once, so its figure
-    here is lower than a session of as many different rounds would give (2.9 s against 1.3 s for 10,000
-    on 2026-12-04: docs/performance.md, "`verify_ledger` settles and decodes each distinct round once")."""
-    from django.db.models import F
-
-    from ledger.models import RoundVersion
-
-    current = RoundVersion.objects.filter(round__session=session, version=F("round__version"))
-    return len({repr(row) for row in current.values_list("dealer", "void_suits", "events")})
 
 
 if __name__ == "__main__":

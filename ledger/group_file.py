@@ -44,6 +44,7 @@ from django.utils.dateparse import parse_datetime
 from calculator.engine import EngineError
 
 from . import bounds, integrity, selectors, services
+from .canonical import canonical
 from .errors import LedgerError
 from .memory import cycles_uncollected
 from .models import (
@@ -271,7 +272,7 @@ def file_chain(session: Mapping[str, Any], players: Mapping[object, Any]) -> tup
     seated = [players.get(file_id) for file_id in session.get("seats") or ()]
     for spell in session.get(SITTINGS) or ():  # a substitute's row is sealed as a seat's is
         seated.append(players.get(spell.get("player")) if isinstance(spell, Mapping) else None)
-    link = integrity.digest_of("", integrity.canonical({"session": header, "players": seated}))
+    link = integrity.digest_of("", canonical({"session": header, "players": seated}))
     versions = []
     for round_ in session.get("rounds") or ():
         place = {key: round_.get(key) for key in ("position", "idempotency_key", "created")}
@@ -280,7 +281,7 @@ def file_chain(session: Mapping[str, Any], players: Mapping[object, Any]) -> tup
             versions.append((version.get("sequence"), {"round": place, "version": content}))
     links = {}
     for sequence, content in sorted(versions, key=lambda step: step[0]):
-        link = integrity.digest_of(link, integrity.canonical(content))
+        link = integrity.digest_of(link, canonical(content))
         links[sequence] = link
     return link, links
 

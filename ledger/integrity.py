@@ -19,8 +19,7 @@ The check (``manage.py verify_ledger``), per session:
 3. replay: each round mirrors its current version and keeps the nets its rows give (``Round.kept_net_*``,
    what the running totals read), and settling the current versions' events again through
    the engine, in position order (coins against the balances the replay reached), gives each round's net
-   points and coin change as its rows hold them, and the session's totals (each distinct set of stored
-   inputs settled once: ``_settled_once``).
+   points and coin change as its rows hold them, and the session's totals.
 
 What the seal does not do: it is not a signature. Someone who can write to the database and runs this
 code's hash over every later version can rebuild a consistent chain; a copy of the latest digest kept
@@ -32,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
@@ -43,6 +42,7 @@ from calculator.engine import EngineError, Rules, rules_from
 from settlement.engine import RoundResult, settle_round
 
 from . import selectors
+from .canonical import CanonicalJSONField, canonical
 from .figures import NOT_COUNTED, Counted
 from .memory import cycles_uncollected
 from .models import KEPT_NETS, SEATS, CoinEntry, LedgerEntry, RoundVersion, Session, WinRecord
@@ -97,37 +97,6 @@ def digest_of(previous_digest: str, content: str) -> str:
     return hashlib.sha256(f"{previous_digest}\n{content}".encode(errors="surrogatepass")).hexdigest()
 
 
-# One encoder for every value (json.dumps would build one a call).
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _c_encode(encoder: json.JSONEncoder) -> Callable[[object, int], tuple[str, ...]] | None:
-    """The stdlib's C encoder with ``encoder``'s settings, built once: ``JSONEncoder.encode`` builds one a
-    call, which is most of the cost of encoding a short row (1.4 us of it against 0.6 us, the 200,000 rows
-    of a 10,000-round session). The same arguments ``JSONEncoder.iterencode`` passes; no circular check:
-    what is sealed is read from JSON or made by the engine, neither of which can hold a cycle. None where
-    the C accelerator is missing."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return None
-    settings = (encoder.key_separator, encoder.item_separator, encoder.sort_keys, encoder.skipkeys)
-    made: Callable[[object, int], tuple[str, ...]] = make(
-        None, encoder.default, json.encoder.encode_basestring, None, *settings, encoder.allow_nan
-    )
-    return made
-
-
-_C_ENCODE = _c_encode(_ENCODER)
-
-
-def canonical(value: object) -> str:
-    """The one JSON text of a value that every seal hashes: keys sorted, no spaces, characters as they are
-    (``_ENCODER.encode``'s text, whichever encoder writes it)."""
-    if _C_ENCODE is None:
-        return _ENCODER.encode(value)
-    return "".join(_C_ENCODE(value, 0))
-
-
 def version_contents(
     versions: QuerySet[Any], entries: QuerySet[Any], coins: QuerySet[Any], wins: QuerySet[Any]
 ) -> dict[int, Sealed]:
@@ -144,7 +113,7 @@ def version_contents(
             "round_version_id", *ROW_COLUMNS[name]
         ):
             rows.setdefault(version_id, {}).setdefault(name, []).append(values)
-    result_text = _result_texts()
+    result_text = _result_text(versions)
     return {
         version_id: _sealed(row, rows.get(version_id, {}), result_text(row.pop("result_text")))
         for version_id, row in stored.items()
@@ -152,30 +121,20 @@ def version_contents(
 
 
 def _version_rows(versions: QuerySet[Any]) -> QuerySet[Any]:
-    """Each version's fields but its result, which comes as its stored text (``_result_texts``)."""
+    """Each version's fields but its result, which comes as its stored text (``_result_text``)."""
     fields = [field for field in VERSION_FIELDS if field != "result"]
     return versions.values(
         "id", "round_id", "previous_digest", "digest", *fields, result_text=Cast("result", TextField())
     ).order_by("id")
 
 
-def _result_texts() -> Callable[[str | None], str]:
-    """The canonical text of a stored result from its stored text, decoded and encoded once a distinct
-    text: a session's results repeat as its rounds do (the same text is the same value, so the same
-    canonical text), and a 10,000-round session's results are 32 MB of JSON, most of the seal's time.
-    The database holds only JSON there (SQLite's ``JSON_VALID`` check, PostgreSQL's ``jsonb``)."""
-    done: dict[str | None, str] = {}
-
-    def text(stored: str | None) -> str:
-        if stored not in done:
-            done[stored] = canonical(_decoded(stored))
-        return done[stored]
-
-    return text
-
-
-def _decoded(stored: str | None) -> object:
-    return None if stored is None else json.loads(stored)
+def _result_text(versions: QuerySet[Any]) -> Callable[[str | None], str]:
+    """How a stored result's text becomes its canonical text: it is that text already where the column is
+    a ``CanonicalJSONField`` (SQL NULL, a void's, is ``null``); a historical model's JSON column (the
+    migration that sealed existing history ran before results were kept so) is decoded and encoded."""
+    if isinstance(versions.model._meta.get_field("result"), CanonicalJSONField):
+        return lambda stored: "null" if stored is None else stored
+    return lambda stored: canonical(None if stored is None else json.loads(stored))
 
 
 def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]], result: str) -> Sealed:
@@ -207,7 +166,12 @@ def _sealed(row: Mapping[str, Any], own: Mapping[str, Sequence[Sequence[Any]]], 
 def _object_text(texts: Mapping[str, str]) -> str:
     """``canonical`` of an object whose values are given as their canonical texts, laid out as the encoder
     lays one out (keys sorted, ``"key":value``, commas), so a text made once is not encoded again."""
-    return "{" + ",".join(f"{canonical(key)}:{text}" for key, text in sorted(texts.items())) + "}"
+    return "{" + ",".join(f"{_string_text(key)}:{text}" for key, text in sorted(texts.items())) + "}"
+
+
+# ``canonical`` of a string (characters as they are), without a call of the encoder: the keys of the
+# 11,000 objects a long session's seal lays out.
+_string_text = json.encoder.encode_basestring
 
 
 def _column(rows: Sequence[Sequence[Any]], index: int) -> list[Any]:
@@ -368,14 +332,12 @@ def _balance_findings(session: Session, contents: Mapping[int, Sealed]) -> Itera
 
 @dataclass(slots=True)
 class _Replay:
-    """The totals a replay of the session's rounds reaches, round by round, and the engine's settlement of
-    each distinct round met so far (``_Settled``)."""
+    """The totals a replay of the session's rounds reaches, round by round."""
 
     points: list[int]
     house: int
     coins: list[int] | None
     house_coins: int
-    settled: dict[str, _Settled | EngineError] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,7 +389,7 @@ def _replay_round(
     if round_["voided"]:
         expected = ([0] * SEATS, 0)
     else:
-        settled = _settled_once(session, rules, version, replay)
+        settled = _settled(session, rules, version, replay)
         if isinstance(settled, EngineError):
             yield Finding(
                 what=f"the engine refuses its stored events: {settled.field}: {settled.message}", **where
@@ -460,26 +422,20 @@ def _replay_coins(
         replay.house_coins += coins[2]
 
 
-def _settled_once(
+def _settled(
     session: Session, rules: Rules, version: Mapping[str, Any], replay: _Replay
 ) -> _Settled | EngineError:
     """The engine's settlement of the version's stored inputs (its dealer, void suits and events, and the
-    coin balances the replay has reached), or its refusal; made once for each distinct set of them in the
-    session. The engine is a function of these and of the session's rules alone, so a round entered as
-    another was (the same seats winning the same fan: an evening repeats its rounds) settles as that one
-    did. ``repr`` tells apart what JSON does (1, 1.0 and true; the order of an object's keys)."""
-    inputs = (version["dealer"], version["void_suits"], version["events"], replay.coins)
-    key = repr(inputs)
-    if key not in replay.settled:
-        try:
-            result = _settle(session, rules, version, replay.coins)
-        except EngineError as error:
-            replay.settled[key] = error
-        else:
-            coins = result.coins
-            moved = None if not coins else (tuple(coins.change), tuple(coins.balances), int(coins.house))
-            replay.settled[key] = _Settled(tuple(result.net), int(result.house), moved)
-    return replay.settled[key]
+    coin balances the replay has reached), or its refusal. Each round is settled afresh: a session's rounds
+    differ (with coins, the balances before each always do), so a memo of them would save nothing but on
+    a benchmark's copied evenings."""
+    try:
+        result = _settle(session, rules, version, replay.coins)
+    except EngineError as error:
+        return error
+    coins = result.coins
+    moved = None if not coins else (tuple(coins.change), tuple(coins.balances), int(coins.house))
+    return _Settled(tuple(result.net), int(result.house), moved)
 
 
 def _settle(

@@ -21,6 +21,7 @@ from knox.models import AbstractAuthToken
 from settlement.engine import SEATS as SEAT_ORDER
 from settlement.engine import FeeSplit
 
+from .canonical import CanonicalJSONField
 from .names import session_title
 
 SEATS = len(SEAT_ORDER)  # a count here (constraints, ranges): the engine's four seats
@@ -325,7 +326,8 @@ class RoundVersion(models.Model):
     dealer = models.PositiveSmallIntegerField()
     void_suits = models.JSONField(null=True, blank=True)
     events = models.JSONField()
-    result = models.JSONField(null=True, blank=True)  # the settle response; null for a void
+    # the settle response; null for a void. Kept as the text its seal hashes (ledger/canonical.py).
+    result = CanonicalJSONField(null=True, blank=True)
     # One per event: how the page entered it (the quick picker's taps), so the history explains the hand
     # as the page did when it was recorded; null or "" for none, and empty for rounds sent by the API.
     notes = models.JSONField(default=list, blank=True)

@@ -35,6 +35,7 @@ from django.utils import timezone
 from settlement.engine import RoundResult
 
 from .. import bounds, figures, integrity, selectors
+from ..canonical import canonical
 from ..errors import IdempotencyKeyReusedError
 from ..models import (
     CoinEntry,
@@ -303,7 +304,7 @@ class Draft:
         for written in self.written:
             version = written.version
             rows = integrity.Written(written.rows["entries"], written.rows["coins"], written.rows["wins"])
-            result = integrity.canonical(version.result)
+            result = canonical(version.result)
             sealed = integrity._sealed(integrity._written_row(version), rows.columns(), result)
             version.previous_digest = head
             version.digest = head = integrity.digest_of(head, sealed.content)
