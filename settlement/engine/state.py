@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -128,9 +127,13 @@ class Table(NamedTuple):
     void_suits: tuple[str | None, ...]  # all None when 定缺 is off: then void suits play no part
 
 
-@dataclass(frozen=True, slots=True)
-class RoundState:
-    """Everything the next event needs to know about the round so far."""
+class RoundState(NamedTuple):
+    """Everything the next event needs to know about the round so far.
+
+    A NamedTuple, as immutable as a frozen dataclass and read the same way: a round makes one per event
+    and one to start, and a frozen dataclass's ``__init__`` set its eleven fields through
+    ``object.__setattr__`` (about 1.3 µs a state; this one is built in about 0.3 µs).
+    """
 
     dealer: int
     winners_play_on: bool = False  # 血流成河 (RULES.md 7.1): a win takes nobody out of play
@@ -193,9 +196,8 @@ class RoundState:
     # state is built from another.
 
     def _next(self, **changes: Any) -> RoundState:
-        """This state with ``changes``. Not ``dataclasses.replace``: that costs several µs a call on 3.13,
-        and a round makes about ten states."""
-        return RoundState(*[changes.get(name, getattr(self, name)) for name in _STATE_FIELDS])
+        """This state with ``changes`` (the NamedTuple's ``_replace``, under the name the steps share)."""
+        return self._replace(**changes)
 
     def but_payments(self, kong_payments: tuple[KongPayment, ...]) -> RoundState:
         """The same round with these kong payment records."""
@@ -240,9 +242,6 @@ class RoundState:
             "finished": self.finished,
             "kong_payments": [payment.to_dict() for payment in self.kong_payments],
         }
-
-
-_STATE_FIELDS = tuple(field.name for field in fields(RoundState))
 
 
 @cache
