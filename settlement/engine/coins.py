@@ -6,7 +6,9 @@
    floored and the leftover coins go one by one by largest fractional part, ties to the dealer first, then
    in play order, the house last.
 4. Each winner receives ``floor(share x (1 - tax_rate))``; the house keeps the rest, its own share too.
-Everything is integers and ``Fraction``: 0.3 of 90 leaves 63, never 62.
+Everything is integers, the fractions kept as numerator and denominator (a share's fractional part is
+its remainder over the claims' total; the tax rate is its exact ratio): 0.3 of 90 leaves 63, never 62.
+``Fraction`` would give the same numbers at several times the cost, and every round with coins does this.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
-from math import floor
 from typing import Any
 
 from calculator.engine import EngineError
@@ -74,7 +74,7 @@ def parse_coins(value: Any) -> CoinStakes | None:
     coefficient = require(data, "room_coefficient", "coins", None)
     if not (is_int(coefficient) and coefficient >= 1):
         raise EngineError("room_coefficient", field="coins.room_coefficient", value=coefficient)
-    return CoinStakes(tuple(int(balance) for balance in balances), int(coefficient))
+    return CoinStakes(tuple([int(balance) for balance in balances]), int(coefficient))
 
 
 def settle_coins(
@@ -82,8 +82,10 @@ def settle_coins(
 ) -> CoinResult:
     claims = [points * stakes.room_coefficient for points in net]
     paid = tuple(
-        min(-claim, balance) if claim < 0 else 0
-        for claim, balance in zip(claims, stakes.balances, strict=True)
+        [
+            min(-claim, balance) if claim < 0 else 0
+            for claim, balance in zip(claims, stakes.balances, strict=True)
+        ]
     )
     pool = sum(paid)
     # (rank for ties, claim): seats in play order from the dealer, the house last
@@ -91,30 +93,31 @@ def settle_coins(
     if house > 0:
         claimants.append((HOUSE_RANK, house * stakes.room_coefficient))
     shares = _share_out(pool, claimants)
-    keep = 1 - Fraction(tax_rate)
-    received = {rank: floor(share * keep) for rank, share in shares.items() if rank != HOUSE_RANK}
-    change = tuple(received.get((seat - dealer) % len(SEATS), 0) - paid[seat] for seat in SEATS)
+    tax, whole = tax_rate.as_integer_ratio()  # exact: Decimal("0.3") is 3/10
+    received = {rank: share * (whole - tax) // whole for rank, share in shares.items() if rank != HOUSE_RANK}
+    change = tuple([received.get((seat - dealer) % len(SEATS), 0) - paid[seat] for seat in SEATS])
     return CoinResult(
         change=change,
         house=pool - sum(received.values()),
-        balances=tuple(balance + delta for balance, delta in zip(stakes.balances, change, strict=True)),
+        balances=tuple([balance + delta for balance, delta in zip(stakes.balances, change, strict=True)]),
         paid=paid,
-        shares=tuple(shares.get((seat - dealer) % len(SEATS), 0) for seat in SEATS),
+        shares=tuple([shares.get((seat - dealer) % len(SEATS), 0) for seat in SEATS]),
         house_share=shares.get(HOUSE_RANK, 0),
         pool=pool,
-        short=tuple(seat for seat in SEATS if paid[seat] < -claims[seat]),
+        short=tuple([seat for seat in SEATS if paid[seat] < -claims[seat]]),
     )
 
 
 def _share_out(pool: int, claimants: list[tuple[int, int]]) -> dict[int, int]:
     """The pool split by the claims: floors, then leftovers by largest fraction, ties by rank."""
-    total = sum(claim for _, claim in claimants)
+    total = sum([claim for _, claim in claimants])
     if total == 0:
         return {}
-    exact = {rank: Fraction(pool * claim, total) for rank, claim in claimants}
-    shares = {rank: floor(value) for rank, value in exact.items()}
+    # pool x claim / total, as its floor and the remainder over ``total`` (its fractional part)
+    exact = {rank: divmod(pool * claim, total) for rank, claim in claimants}
+    shares = {rank: floor for rank, (floor, _) in exact.items()}
     leftover = pool - sum(shares.values())
-    by_fraction = sorted(exact, key=lambda rank: (-(exact[rank] - shares[rank]), rank))
+    by_fraction = sorted(exact, key=lambda rank: (-exact[rank][1], rank))
     for rank in by_fraction[:leftover]:
         shares[rank] += 1
     return shares
