@@ -88,6 +88,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
             _check_tian_di_hu(state, winner, table, position, index, self_draw=event.discarder is None)
     kong = _kong_just_before(state, event)
     situation = _situation(event, kong, table)
+    win_by = WIN_BY[situation]
     scoring_rules = (
         rules.with_options(zimo_bonus=ZimoBonus.NONE)
         if situation is Situation.DIAN_GANG_HUA_DIANPAO
@@ -97,7 +98,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
         [
             score_winner(
                 winner,
-                win_by=WIN_BY[situation],
+                win_by=win_by,
                 after_kong=event.after_kong,
                 last_tile=event.last_tile,
                 void_suit=table.void_suits[winner.player],
@@ -131,7 +132,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
     summary = WinSummary(
         index=index,
         discarder=event.discarder,
-        win_by=WIN_BY[situation],
+        win_by=win_by,
         situation=situation.value,
         robbing_kong=event.robbing,
         after_kong=event.after_kong,
@@ -151,7 +152,7 @@ def _in_play_order(
 ) -> tuple[tuple[int, WinnerSpec], ...]:
     """Winners of one discard in play order after the discarder, each with his position in the event."""
     numbered = tuple(enumerate(winners))
-    if discarder is None:
+    if discarder is None or len(numbered) == 1:  # one winner (every self-draw, most discards): no order
         return numbered
     return tuple(sorted(numbered, key=lambda item: (item[1].player - discarder) % 4))
 
@@ -204,9 +205,7 @@ def _situation(event: WinEvent, kong: KongMade | None, table: Table) -> Situatio
 def _shares(
     situation: Situation, state: RoundState, event: WinEvent, winner: int, kong: KongMade | None, table: Table
 ) -> Shares:
-    rules = table.rules
-    bonus = rules.self_draw_bonus if situation in WITH_BONUS else 0
-    opponents = tuple([seat for seat in state.in_play if seat != winner])  # in play before this win
+    bonus = table.rules.self_draw_bonus if situation in WITH_BONUS else 0
     if situation in ONE_SHARE:
         feeder = (
             kong.feeder
@@ -215,6 +214,7 @@ def _shares(
         )
         assert feeder is not None  # noqa: S101 - the situation implies a feeder
         return Shares((feeder,), feeder, bonus)
+    opponents = tuple([seat for seat in state.in_play if seat != winner])  # in play before this win
     if situation is Situation.ROBBED_BAO:
         return Shares(opponents, event.discarder, bonus)  # co-robbers and the robbed himself included
     if situation is Situation.DIAN_GANG_HUA_BAO:
@@ -224,7 +224,8 @@ def _shares(
 
 
 def _pay(score: WinScore, shares: Shares, situation: Situation, index: int) -> tuple[Transfer, ...]:
-    detail: dict[str, Any] = {**score.explained, "situation": situation.value}
+    name = situation.value
+    detail: dict[str, Any] = {**score.explained, "situation": name}
     transfers: list[Transfer] = []
     for covered in shares.covered:
         payer = covered if shares.payer is None else shares.payer
@@ -239,7 +240,7 @@ def _pay(score: WinScore, shares: Shares, situation: Situation, index: int) -> t
                     score.player,
                     shares.bonus,
                     Reason.SELF_DRAW_BONUS,
-                    {"situation": situation.value, **on_behalf},
+                    {"situation": name, **on_behalf},
                 )
             )
     return tuple(transfers)
