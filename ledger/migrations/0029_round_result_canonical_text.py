@@ -28,6 +28,16 @@ def write_canonical(apps, schema_editor):
             )
 
 
+def result_as_jsonb(apps, schema_editor):
+    """Backwards, on PostgreSQL: text becomes ``jsonb`` only through an explicit cast, which Django does not
+    write between two fields that are JSONFields to it (``CanonicalJSONField``'s internal type). The
+    reversed AlterField then finds the column ``jsonb`` already. SQLite's JSON column is text: nothing to
+    do."""
+    if schema_editor.connection.vendor == "postgresql":
+        table = apps.get_model("ledger", "RoundVersion")._meta.db_table
+        schema_editor.execute(f'ALTER TABLE "{table}" ALTER COLUMN "result" TYPE jsonb USING "result"::jsonb')
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("ledger", "0028_round_kept_nets"),
@@ -39,5 +49,5 @@ class Migration(migrations.Migration):
             name="result",
             field=ledger.canonical.CanonicalJSONField(blank=True, null=True),
         ),
-        migrations.RunPython(write_canonical, migrations.RunPython.noop),
+        migrations.RunPython(write_canonical, result_as_jsonb),
     ]
