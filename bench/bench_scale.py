@@ -20,7 +20,7 @@ growth from 100 to 1,000 per what the answer shows (the time's growth over its g
 grows: ``_growth``; ``EXEMPT``: the exports, measured and held to nothing), a history's first
 load at most 50 KB gzip and a viewer's poll after an event at most 5 KB (``MAX_GZIP_KB``); the import of the
 group of 100 sessions' file at most 5 s and 500 queries; ``verify_ledger`` of the longest session at most
-2 s CPU. It runs on SQLite (a throwaway file) and on PostgreSQL (the database
+2 s CPU (the least of three runs). It runs on SQLite (a throwaway file) and on PostgreSQL (the database
 ``SCZMJ_BENCH_POSTGRES`` names, dropped and created again; skipped when the server does not answer).
 
 The seeded database is kept and reused while what determines it is unchanged (``bench/seed_cache.py``;
@@ -59,6 +59,9 @@ MAX_MS = 100.0
 MAX_QUERIES = 15
 MAX_GROWTH = 2.0
 VERIFY_MAX_MS = 2000.0
+# verify_ledger's runs, the least judged, as a page's growth is: its CPU time on a shared machine moves
+# with the load (three runs in one process beside a PostgreSQL seed: 4.5, 3.8 and 3.0 s, 2026-12-06)
+VERIFY_REPEATS = 3
 IMPORT_SESSIONS = 100  # the group file imported: the group of this many sessions (or the largest below)
 IMPORT_MAX_MS = 5000.0
 IMPORT_MAX_QUERIES = 500
@@ -210,7 +213,8 @@ def _verify_row(database: str, verify: dict[str, Any]) -> Row:
     met = verify["cpu_ms"] <= VERIFY_MAX_MS and verify["findings"] == 0
     return (
         f"{database}: verify_ledger of {verify['rounds']:,} rounds",
-        f"{verify['cpu_ms']:.0f} ms CPU, {verify['findings']} findings",
+        f"{verify['cpu_ms']:.0f} ms CPU (of {', '.join(f'{ms:.0f}' for ms in verify['runs_ms'])}), "
+        f"{verify['findings']} findings",
         f"<= {VERIFY_MAX_MS:.0f} ms, 0 findings",
         _verdict([] if met else ["missed"]),
     )
@@ -474,20 +478,24 @@ def measure() -> dict[str, Any]:
 
 
 def _verify(seeded: Any) -> dict[str, Any]:
-    """``verify_ledger``'s CPU time on the longest session, and the findings there and on a sample."""
+    """``verify_ledger``'s CPU time on the longest session (the least of ``VERIFY_REPEATS`` runs, each
+    listed), and the findings there and on a sample."""
     from ledger.integrity import verify_session
     from ledger.models import Session
 
     longest = Session.objects.get(pk=seeded.long_sessions[hands_at(SIZES[-1])])
-    started_cpu = time.process_time()
-    findings = list(verify_session(longest))
-    verify_ms = (time.process_time() - started_cpu) * 1000
+    runs_ms, findings = [], []
+    for _ in range(VERIFY_REPEATS):
+        started_cpu = time.process_time()
+        findings = list(verify_session(longest))
+        runs_ms.append((time.process_time() - started_cpu) * 1000)
     # The copies hold as the services' rounds do: the largest group's sessions (coins, re-coined hands).
     sample = Session.objects.filter(group_id=seeded.groups[SIZES[-1]]).order_by("-id")[:5]
     sampled = sum(1 for session in sample for _ in verify_session(session))
     return {
         "rounds": hands_at(SIZES[-1]),
-        "cpu_ms": verify_ms,
+        "cpu_ms": min(runs_ms),
+        "runs_ms": runs_ms,
         "findings": len(findings) + sampled,
     }
 

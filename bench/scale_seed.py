@@ -48,6 +48,7 @@ from ledger.models import (
     Sitting,
     WinRecord,
 )
+from ledger.planner import refresh_statistics
 
 TEMPLATE_HANDS = 20
 CORRECTED, VOIDED = 4, 7  # the template's corrected and voided hands
@@ -179,8 +180,16 @@ def copy_evenings(template: Template, copies: Iterable[Copy]) -> int:
             part = Copy(copy.session, copy.players, start, min(BATCH_ROUNDS, copy.first + copy.count - start))
             batch.append(part)
             if sum(p.count for p in batch) >= BATCH_ROUNDS:
+                first = written == 0
                 written += _copy_batch(template, batch, ids)
                 batch = []
+                if first:
+                    # The statistics gathered after the migrations saw empty tables, and a planner that
+                    # believes a table empty checks each foreign key at commit by scanning it: every later
+                    # batch's commit then grows with all the rows before it. A PostgreSQL without
+                    # autovacuum (this machine's) keeps them so: one commit had run 12 minutes of CPU when an
+                    # ANALYZE from another connection (2026-12-06) let it finish in seconds.
+                    refresh_statistics()
     if batch:
         written += _copy_batch(template, batch, ids)
     if connection.vendor == "postgresql":
