@@ -187,8 +187,9 @@ def copy_evenings(template: Template, copies: Iterable[Copy]) -> int:
                     # The statistics gathered after the migrations saw empty tables, and a planner that
                     # believes a table empty checks each foreign key at commit by scanning it: every later
                     # batch's commit then grows with all the rows before it. A PostgreSQL without
-                    # autovacuum (this machine's) keeps them so: one commit had run 12 minutes of CPU when an
-                    # ANALYZE from another connection (2026-12-06) let it finish in seconds.
+                    # autovacuum (this machine's) keeps them so: one commit had run 12 minutes of CPU when
+                    # an ANALYZE from another connection let it and the rest of the seed finish in four
+                    # (2026-12-06).
                     refresh_statistics()
     if batch:
         written += _copy_batch(template, batch, ids)
