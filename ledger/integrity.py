@@ -15,11 +15,15 @@ The check (``manage.py verify_ledger``), per session:
    is the hash of what is stored now, and the session's ``ledger_digest`` is the digest of its last
    version (so removing the latest version shows too); the points and coins the session counts as moved
    are what its rows move;
-2. balance: every version's points rows, and its coin rows, sum to zero (the house included);
+2. balance: every version's points rows, and its coin rows, sum to zero (the house included), and each
+   row names its version's round (a round's rows are its versions' rows);
 3. replay: each round mirrors its current version and keeps the nets its rows give (``Round.kept_net_*``,
    what the running totals read), and settling the current versions' events again through
    the engine, in position order (coins against the balances the replay reached), gives each round's net
    points and coin change as its rows hold them, and the session's totals.
+
+Every step works from one read of the session's versions and their rows (four queries; the replay adds the
+rounds and the session's totals), whatever its length.
 
 What the seal does not do: it is not a signature. Someone who can write to the database and runs this
 code's hash over every later version can rebuild a consistent chain; a copy of the latest digest kept
@@ -36,6 +40,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
+from django.db import connections
 from django.db.models import F, QuerySet, TextField
 from django.db.models.functions import Cast
 
@@ -71,7 +77,11 @@ ENTRY_FIELDS = (
 COIN_FIELDS = ("seat", "is_house", "coins", "reverses_id")
 WIN_FIELDS = ("version", "event_index", "winner_id", "discarder_id", "self_draw", "fan")
 ROW_COLUMNS = {"entries": ENTRY_FIELDS, "coins": COIN_FIELDS, "wins": WIN_FIELDS}
-MOVED_COLUMN = {"entries": "points", "coins": "coins"}
+# where a row of the tables that move something says its seat, whether it is the house's, and how much
+NET_COLUMNS = {
+    name: tuple(ROW_COLUMNS[name].index(column) for column in ("seat", "is_house", moved))
+    for name, moved in (("entries", "points"), ("coins", "coins"))
+}
 _CANONICAL_ROWS = dict.fromkeys(ROW_COLUMNS, canonical)  # each row's text made afresh: one version's seal
 
 
@@ -91,6 +101,11 @@ class Sealed:
     coins_moved: int
     points_sum: int  # the sum of its points rows, and of its coin rows: 0 when they balance
     coins_sum: int
+    # what its points rows and its coin rows move per seat, the house's last: a round's rows are its
+    # versions' rows, so a round's net is the sum of its versions' (what the replay compares)
+    points_net: tuple[int, ...]
+    coins_net: tuple[int, ...]
+    strays: int  # its rows that name a round other than its version's
 
 
 def digest_of(previous_digest: str, content: str) -> str:
@@ -108,30 +123,77 @@ def version_contents(
     historical models.
     """
     stored = {row["id"]: row for row in _version_rows(versions)}
+    round_of = {version_id: row["round_id"] for version_id, row in stored.items()}
     rows: dict[str, defaultdict[int, list[tuple[Any, ...]]]] = {
         name: defaultdict(list) for name in ROW_COLUMNS
     }
+    strays: defaultdict[int, int] = defaultdict(int)
+    row_text = {}
     for name, queryset in (("entries", entries), ("coins", coins), ("wins", wins)):
         # the versions as a subquery: their 11,000 ids of a long session as parameters cost more to send;
         # unordered: a version's rows are sealed in the order of their texts, and sorting 165,000 rows by
         # id in the database cost a fifth of their reading
         of_version = rows[name]
-        for version_row in (
-            queryset.filter(round_version_id__in=versions.values("id"))
-            .order_by()
-            .values_list("round_version_id", *ROW_COLUMNS[name])
-        ):
-            of_version[version_row[0]].append(version_row[1:])
-    result_text, row_text = _result_text(versions), {name: _row_texts() for name in ROW_COLUMNS}
+        read = queryset.filter(round_version_id__in=versions.values("id")).order_by()
+        for version_row in _driver_rows(read.values_list("round_version_id", "round_id", *ROW_COLUMNS[name])):
+            version_id = version_row[0]
+            of_version[version_id].append(version_row[2:])
+            if version_row[1] != round_of.get(version_id):
+                strays[version_id] += 1
+        row_text[name] = _row_texts(_as_read(queryset.model, ROW_COLUMNS[name]))
+    result_text = _result_text(versions)
     return {
         version_id: _sealed(
             row,
             {name: of_version.get(version_id, ()) for name, of_version in rows.items()},
             result_text(row.pop("result_text")),
             row_text,
+            strays=strays.get(version_id, 0),
         )
         for version_id, row in stored.items()
     }
+
+
+def _driver_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    """The rows of a ``values_list`` as the database driver returns them, without Django's converters: a
+    long session's 200,000 rows through them cost a third of their reading (SQLite hands a boolean back as
+    0 or 1, which ``_as_read`` makes one again where a row's text is made)."""
+    sql, params = rows.query.get_compiler(rows.db).as_sql()
+    with connections[rows.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows_read: list[tuple[Any, ...]] = cursor.fetchall()
+    return rows_read
+
+
+def _as_read(model: type[Any], columns: Sequence[str]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """A row of ``columns`` as the driver read it made into the values the model's fields read back as: a
+    flag a bool (SQLite's 0 or 1 would be sealed as a number); the other columns the rows are read with
+    (numbers, text, a relation's id) are already."""
+    made = [
+        (at, READ_AS[kind])
+        for at, column in enumerate(columns)
+        if (kind := _internal_type(model, column)) in READ_AS
+    ]
+
+    def as_read(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        values = list(row)
+        for at, how in made:
+            if values[at] is not None:
+                values[at] = how(values[at])
+        return tuple(values)
+
+    return as_read
+
+
+# What a column of a field of this internal type is made into, where the driver reads it otherwise.
+READ_AS: Mapping[str, Callable[[Any], Any]] = {"BooleanField": bool}
+
+
+def _internal_type(model: type[Any], column: str) -> str:
+    try:
+        return str(model._meta.get_field(column).get_internal_type())
+    except FieldDoesNotExist:
+        return ""
 
 
 def _version_rows(versions: QuerySet[Any]) -> QuerySet[Any]:
@@ -151,19 +213,20 @@ def _result_text(versions: QuerySet[Any]) -> Callable[[str | None], str]:
     return lambda stored: canonical(None if stored is None else json.loads(stored))
 
 
-def _row_texts() -> Callable[[tuple[Any, ...]], str]:
-    """``canonical`` of a stored row, made once a distinct row: a session's rows repeat, the same seat
-    paying the same points for the same reason hand after hand (196 distinct among an evening's 330 ledger
-    rows, 10,176 among the 165,000 of the bench's 10,000-round session, most of those the reversals').
-    Rows that compare equal have one text: each column reads back as one type (a flag as a bool, never as
-    1, which equals True), so no two equal rows are written differently; one memo a table, so that no
-    row of one is taken for another's."""
+def _row_texts(as_read: Callable[[tuple[Any, ...]], tuple[Any, ...]]) -> Callable[[tuple[Any, ...]], str]:
+    """``canonical`` of a row as the driver read it (``as_read`` gives its values as the model reads them),
+    made once a distinct row: a session's rows repeat, the same seat paying the same points for the same
+    reason hand after hand (196 distinct among an evening's 330 ledger rows, 10,176 among the 165,000 of
+    the bench's 10,000-round session, most of those the reversals'). Rows that compare equal have one
+    text: the driver hands each column back as one type (a flag always as a bool, or always as 0 or 1),
+    so no two equal rows are written differently; one memo a table, so that no row of one is taken for
+    another's."""
     done: dict[tuple[Any, ...], str] = {}
 
     def text(row: tuple[Any, ...]) -> str:
         found = done.get(row)
         if found is None:
-            found = done[row] = canonical(row)
+            found = done[row] = canonical(as_read(row))
         return found
 
     return text
@@ -174,19 +237,17 @@ def _sealed(
     own: Mapping[str, Sequence[Sequence[Any]]],
     result: str,
     row_text: Mapping[str, Callable[[Any], str]] = _CANONICAL_ROWS,
+    *,
+    strays: int = 0,
 ) -> Sealed:
     """One version's seal from its stored fields (``VERSION_FIELDS`` but its result), the canonical text of
     its result, and its rows' columns (``ENTRY_FIELDS`` … in order), each row's text made by
-    ``row_text``'s function for its table."""
-    fields = {field: canonical(row[field]) for field in VERSION_FIELDS if field != "result"}
+    ``row_text``'s function for its table; ``strays`` of its rows name another round."""
     content = {
-        "version": _object_text({**fields, "result": result}),
+        "version": _version_text(row, result),
         **{name: canonical(sorted(map(row_text[name], own.get(name, ())))) for name in ROW_COLUMNS},
     }
-    moved = {
-        name: _column(own.get(name, ()), ROW_COLUMNS[name].index(column))
-        for name, column in MOVED_COLUMN.items()
-    }
+    nets = {name: _nets(own.get(name, ()), *where) for name, where in NET_COLUMNS.items()}
     return Sealed(
         position=row["round__position"],
         version=row["version"],
@@ -194,11 +255,42 @@ def _sealed(
         previous_digest=row["previous_digest"],
         digest=row["digest"],
         content=_object_text(content),
-        points_moved=sum(map(abs, moved["entries"])),
-        coins_moved=sum(map(abs, moved["coins"])),
-        points_sum=sum(moved["entries"]),
-        coins_sum=sum(moved["coins"]),
+        points_moved=nets["entries"][1],
+        coins_moved=nets["coins"][1],
+        points_sum=nets["entries"][2],
+        coins_sum=nets["coins"][2],
+        points_net=nets["entries"][0],
+        coins_net=nets["coins"][0],
+        strays=strays,
     )
+
+
+def _nets(
+    rows: Sequence[Sequence[Any]], seat_at: int, house_at: int, value_at: int
+) -> tuple[tuple[int, ...], int, int]:
+    """What rows move: per seat with the house's last, in all (the sum of the absolute values, what the
+    bounds count), and on balance (0 when they balance)."""
+    net, moved, total = [0] * (SEATS + 1), 0, 0
+    for values in rows:
+        value = values[value_at]
+        net[SEATS if values[house_at] else values[seat_at]] += value
+        moved += abs(value)
+        total += value
+    return tuple(net), moved, total
+
+
+# The version's fields as the seal lays them out, keys sorted: those before its result's and after.
+_BEFORE_RESULT = tuple(sorted(field for field in VERSION_FIELDS if field < "result"))
+_AFTER_RESULT = tuple(sorted(field for field in VERSION_FIELDS if field > "result"))
+
+
+def _version_text(row: Mapping[str, Any], result: str) -> str:
+    """``canonical`` of the version's ``VERSION_FIELDS``, its result given as its text: the fields on
+    either side of the result's place encoded as two objects and joined around it (two calls of the
+    encoder a version, not one a field). Fields sort on both sides of "result", so neither half is empty."""
+    before = canonical({field: row[field] for field in _BEFORE_RESULT})
+    after = canonical({field: row[field] for field in _AFTER_RESULT})
+    return f'{before[:-1]},"result":{result},{after[1:]}'
 
 
 def _object_text(texts: Mapping[str, str]) -> str:
@@ -210,10 +302,6 @@ def _object_text(texts: Mapping[str, str]) -> str:
 # ``canonical`` of a string (characters as they are), without a call of the encoder: the keys of the
 # 11,000 objects a long session's seal lays out.
 _string_text = json.encoder.encode_basestring
-
-
-def _column(rows: Sequence[Sequence[Any]], index: int) -> list[Any]:
-    return [values[index] for values in rows]
 
 
 def _contents(versions: QuerySet[RoundVersion]) -> dict[int, Sealed]:
@@ -366,6 +454,14 @@ def _balance_findings(session: Session, contents: Mapping[int, Sealed]) -> Itera
                     version=sealed.version,
                     what=f"its {column} rows sum to {total}, not 0",
                 )
+    for sealed in ordered:
+        if sealed.strays:
+            yield Finding(
+                session=session,
+                position=sealed.position,
+                version=sealed.version,
+                what=f"its rows that name another round than its own: {sealed.strays}",
+            )
 
 
 @dataclass(slots=True)
@@ -395,8 +491,9 @@ def _replay_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterat
     )
     replay = _Replay(points=[0] * SEATS, house=0, coins=starting, house_coins=0)
     versions = {(sealed.stored["round_id"], sealed.version): sealed.stored for sealed in contents.values()}
+    nets = _round_nets(contents)
     rules = rules_from(session.rules)  # read once, not once a round
-    for round_ in selectors.round_net(session).values():
+    for round_ in session.rounds.order_by("position").values(*ROUND_FIELDS):
         version = versions.get((round_["id"], round_["version"]))
         if version is None:
             yield Finding(
@@ -405,17 +502,41 @@ def _replay_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterat
                 what=f"its version {round_['version']} is missing",
             )
             continue
-        yield from _replay_round(session, rules, round_, version, replay)
+        yield from _replay_round(session, rules, round_, nets.get(round_["id"], _NO_NETS), version, replay)
     yield from _compare_totals(session, replay)
 
 
+ROUND_FIELDS = ("id", "position", "version", "voided", "dealer", "void_suits", "events", *KEPT_NETS)
+_NO_NETS = ((0,) * (SEATS + 1), (0,) * (SEATS + 1))
+
+
+def _round_nets(contents: Mapping[int, Sealed]) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Round id → what its rows move, points and coins, per seat with the house's last: the sum of its
+    versions' (a correction's rows reverse the version before and move the new one's)."""
+    nets: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    for sealed in contents.values():
+        round_id = sealed.stored["round_id"]
+        points, coins = nets.get(round_id, _NO_NETS)
+        nets[round_id] = (_plus(points, sealed.points_net), _plus(coins, sealed.coins_net))
+    return nets
+
+
+def _plus(left: Sequence[int], right: Sequence[int]) -> tuple[int, ...]:
+    return tuple([a + b for a, b in zip(left, right, strict=True)])
+
+
 def _replay_round(
-    session: Session, rules: Rules, round_: Mapping[str, Any], version: Mapping[str, Any], replay: _Replay
+    session: Session,
+    rules: Rules,
+    round_: Mapping[str, Any],
+    nets: tuple[tuple[int, ...], tuple[int, ...]],
+    version: Mapping[str, Any],
+    replay: _Replay,
 ) -> Iterator[Finding]:
     where = {"session": session, "position": round_["position"]}
     if any(round_[name] != version[name] for name in ("dealer", "void_suits", "events")):
         yield Finding(what="its events differ from those of its current version", **where)
-    stored = [int(round_[f"net_{seat}"] or 0) for seat in range(SEATS)], int(round_["net_house"] or 0)
+    stored = list(nets[0][:SEATS]), nets[0][SEATS]
     kept = [round_[name] for name in KEPT_NETS[:SEATS]], round_[KEPT_NETS[SEATS]]
     if kept != stored:
         yield Finding(
@@ -444,14 +565,13 @@ def _replay_round(
     replay.points = [total + net for total, net in zip(replay.points, expected[0], strict=True)]
     replay.house += expected[1]
     if replay.coins is not None:
-        yield from _replay_coins(round_, result, replay, where)
+        yield from _replay_coins(list(nets[1][:SEATS]), result, replay, where)
 
 
 def _replay_coins(
-    round_: Mapping[str, Any], result: _Settled | None, replay: _Replay, where: dict[str, Any]
+    stored: list[int], result: _Settled | None, replay: _Replay, where: dict[str, Any]
 ) -> Iterator[Finding]:
     coins = None if result is None else result.coins
-    stored = [int(round_[f"coins_{seat}"] or 0) for seat in range(SEATS)]
     expected = [0] * SEATS if coins is None else list(coins[0])
     if stored != expected:
         yield Finding(what=f"its coin rows give {stored}; a replay of its events gives {expected}", **where)

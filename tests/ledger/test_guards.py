@@ -230,12 +230,30 @@ def test_loaddata_over_a_stored_ledger_row_is_refused(evening, tmp_path):
 
 
 def test_verify_reads_a_session_in_nine_queries(evening):
-    """Its versions, their three kinds of rows, the rounds' net and the totals (points and coins): the
-    balance is summed from the rows the seal reads, where it asked two queries of its own (eleven)."""
+    """Its versions, their three kinds of rows, the rounds and the totals (points and coins): the balance
+    and each round's net are summed from the rows the seal reads, where they asked queries of their own."""
     session = Session.objects.get(pk=evening[1].pk)  # as stored now: the fixture's copy is older
     with CaptureQueriesContext(connection) as captured:
         assert list(verify_session(session)) == []
     assert len(captured) == 9
+
+
+@pytest.mark.parametrize(
+    ("table", "model"), [("ledger_ledgerentry", LedgerEntry), ("ledger_coinentry", CoinEntry)]
+)
+def test_a_row_moved_to_another_round_behind_the_apps_back_is_found(evening, table, model):
+    """A round's rows are its versions' rows (the replay sums them so): a row whose round is not its
+    version's is named, though its version's seal, which does not hash the round, still holds."""
+    row = model.objects.filter(session=evening[1], round__position=3).order_by("id").first()
+    elsewhere = Round.objects.get(session=evening[1], position=4)
+    drop_guard(table)
+    raw(f"UPDATE {table} SET round_id = %s WHERE id = %s", elsewhere.pk, row.pk)
+    findings = [str(finding) for finding in verify_session(Session.objects.get(pk=evening[1].pk))]
+    version = row.round_version
+    assert findings == [
+        f"group {evening[0].pk}, session {evening[1].pk} ({evening[1].title}), round #3 version "
+        f"{version.version}: its rows that name another round than its own: 1"
+    ]
 
 
 def test_coin_rows_that_do_not_balance_are_named(evening):
