@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -85,14 +85,19 @@ def drafted(model: type[models.Model]) -> type[Drafted]:
 # Rows a version writes, by the table name its seal uses: the model, and the draft's rows of it.
 SEALED_ROWS = (("entries", LedgerEntry), ("coins", CoinEntry), ("wins", WinRecord))
 DRAFTED = {model: drafted(model) for _, model in SEALED_ROWS}
+# ``integrity.Written.columns`` of a row, as a tuple: what ``integrity._row_texts`` keys its texts by.
+SEALED_COLUMNS = {name: operator.attrgetter(*columns) for name, columns in integrity.ROW_COLUMNS.items()}
 
 
 @dataclass(eq=False)
 class _Written:
-    """A version as the draft wrote it: its rows, and what they moved (what ledger/bounds.py limits)."""
+    """A version as the draft wrote it: its rows, and what they moved (what ledger/bounds.py limits); its
+    result as stored (``result``, the version's own holds it decoded): the canonical text of the engine's
+    answer, which the services store and seal (None for a void's, SQL NULL)."""
 
     version: RoundVersion
     rows: dict[str, list[Any]]
+    result: str | None
 
     def moved(self, name: str, column: str) -> int:
         return sum(abs(getattr(row, column)) for row in self.rows[name])
@@ -280,8 +285,10 @@ class Draft:
         coins_before: list[int] | None,
     ) -> None:
         """``rounds._write_version``: the version, the reversal of its round's live rows, its own rows."""
-        # the answer as the database gives it back (lists, not tuples): what the seal and the comparison read
-        answer = None if result is None else json.loads(json.dumps(result.to_dict()))
+        # The result's text made once, for the seal and the insert; the version holds it as the database
+        # gives it back (lists, not tuples): what the comparison and the re-coining read.
+        text = None if result is None else canonical(result.to_dict())
+        answer = None if text is None else json.loads(text)
         version = rounds.version_row(round_, kind, number, body, answer, coins_before)
         previous = self._current.get(round_.position)
         moves_points = kind != VersionKind.RECOINED
@@ -308,7 +315,7 @@ class Draft:
         self._current[round_.position] = current
         if result is not None:
             self._settled[round_.position] = result
-        written = _Written(version=version, rows={"entries": entries, "coins": coins, "wins": wins})
+        written = _Written(version, {"entries": entries, "coins": coins, "wins": wins}, text)
         self.written.append(written)
         self._moved[0] += written.moved("entries", "points")
         self._moved[1] += written.moved("coins", "coins")
@@ -317,23 +324,27 @@ class Draft:
 
     def link(self) -> None:
         """The links the services' rows took from stored rows, taken now from the reserved ids."""
+        session = self.session.pk
         for written in self.written:
+            version = written.version
+            round_ = version.round.pk  # every row of a version is of its round (``_write``)
             for name, _ in SEALED_ROWS:
                 for row in written.rows[name]:
-                    row.session_id = self.session.pk
-                    row.round_id = row.round.pk
-                    row.round_version_id = row.round_version.pk
+                    row.session_id, row.round_id, row.round_version_id = session, round_, version.pk
                     if name != "wins":
                         row.reverses_id = None if row.reverses is None else row.reverses.id
 
     def seal(self) -> None:
-        """``integrity.seal`` of every version in the order written, and the session's head."""
+        """``integrity.seal`` of every version in the order written, and the session's head. Each row's
+        text is made once (``integrity._row_texts``): a session's rows repeat, and here, unlike in
+        ``integrity.seal``, every version of the session is sealed at once."""
         head = ""
+        texts = {name: integrity._row_texts() for name in integrity.ROW_COLUMNS}
         for written in self.written:
             version = written.version
-            rows = integrity.Written(written.rows["entries"], written.rows["coins"], written.rows["wins"])
-            result = canonical(version.result)
-            sealed = integrity._sealed(integrity._written_row(version), rows.columns(), result)
+            rows = {name: list(map(SEALED_COLUMNS[name], written.rows[name])) for name in SEALED_COLUMNS}
+            result = "null" if written.result is None else written.result
+            sealed = integrity._sealed(integrity._written_row(version), rows, result, texts)
             version.previous_digest = head
             version.digest = head = integrity.digest_of(head, sealed.content)
         self.session.ledger_digest = head
@@ -424,7 +435,15 @@ def store(actor: User, plan: Import) -> Group:
         draft.link()
         draft.seal()
     players: list[tuple[type[models.Model], list[Any]]] = [(Player, plan.players)]
-    inserts = [_insert(model, rows) for model, rows in [*tables[:2], *players, *tables[2:]] if rows]
+    # the versions' results as their seals hashed them, in the order of their rows (``Import.tables``)
+    given: dict[type[models.Model], dict[str, list[Any]]] = {
+        RoundVersion: {"result": [w.result for draft in plan.drafts for w in draft.written]}
+    }
+    inserts = [
+        _insert(model, rows, given.get(model, {}))
+        for model, rows in [*tables[:2], *players, *tables[2:]]
+        if rows
+    ]
     write, checked = WRITE[connection.vendor]
     with transaction.atomic(), connection.cursor() as cursor:
         for table, columns, values in inserts:
@@ -435,8 +454,12 @@ def store(actor: User, plan: Import) -> Group:
     return plan.group
 
 
-def _insert(model: type[models.Model], rows: list[Any]) -> tuple[str, str, list[tuple[Any, ...]]]:
-    """The table, its columns and each row's values for them, prepared now, ids and links included.
+def _insert(
+    model: type[models.Model], rows: list[Any], given: Mapping[str, Sequence[Any]]
+) -> tuple[str, str, list[tuple[Any, ...]]]:
+    """The table, its columns and each row's values for them, prepared now, ids and links included;
+    ``given``: a column's values prepared already, one a row, by its attribute name (a version's result:
+    the text its seal hashed).
     Raw, as ``loaddata`` saves rows: a ``created`` is the file's (``auto_now_add`` would set it to now),
     so the rows whose time is the import's are given it here. Each value is prepared as ``bulk_create``
     prepares it (``get_db_prep_save``), but only for the fields where that is more than the value itself
@@ -456,13 +479,16 @@ def _insert(model: type[models.Model], rows: list[Any]) -> tuple[str, str, list[
     prepared = [
         (index, _once_each(f.get_db_prep_save) if f.get_internal_type() in TIMES else f.get_db_prep_save)
         for index, f in enumerate(fields)
-        if f.get_internal_type() not in AS_THEY_ARE
+        if f.get_internal_type() not in AS_THEY_ARE and f.attname not in given
     ]
+    columns = [(index, given[f.attname]) for index, f in enumerate(fields) if f.attname in given]
     values = []
-    for row in rows:
+    for number, row in enumerate(rows):
         value = list(read(row))
         for index, prepare in prepared:
             value[index] = prepare(value[index], connection)
+        for index, column in columns:
+            value[index] = column[number]
         values.append(tuple(value))
     quote = connection.ops.quote_name
     return quote(str(model._meta.db_table)), ", ".join(quote(str(f.column)) for f in fields), values
