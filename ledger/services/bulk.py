@@ -22,7 +22,6 @@ two equal). Nothing here writes until ``store``:
 
 from __future__ import annotations
 
-import json
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,7 +91,7 @@ SEALED_COLUMNS = {name: operator.attrgetter(*columns) for name, columns in integ
 @dataclass(eq=False)
 class _Written:
     """A version as the draft wrote it: its rows, and what they moved (what ledger/bounds.py limits); its
-    result as stored (``result``, the version's own holds it decoded): the canonical text of the engine's
+    result as stored (``result``; the version holds the engine's answer): the canonical text of that
     answer, which the services store and seal (None for a void's, SQL NULL)."""
 
     version: RoundVersion
@@ -285,10 +284,10 @@ class Draft:
         coins_before: list[int] | None,
     ) -> None:
         """``rounds._write_version``: the version, the reversal of its round's live rows, its own rows."""
-        # The result's text made once, for the seal and the insert; the version holds it as the database
-        # gives it back (lists, not tuples): what the comparison and the re-coining read.
-        text = None if result is None else canonical(result.to_dict())
-        answer = None if text is None else json.loads(text)
+        # The engine's answer on the version, and its text made once for the seal and the insert, as
+        # rounds._write_version has them (its lists are lists: what the comparison reads).
+        answer = None if result is None else result.to_dict()
+        text = None if answer is None else canonical(answer)
         version = rounds.version_row(round_, kind, number, body, answer, coins_before)
         previous = self._current.get(round_.position)
         moves_points = kind != VersionKind.RECOINED
