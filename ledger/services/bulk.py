@@ -380,8 +380,9 @@ def _reserve_sqlite(cursor: Any, table: str, count: int) -> list[int]:
 RESERVE = {"postgresql": _reserve_postgresql, "sqlite": _reserve_sqlite}
 
 
-def reserve(tables: Iterable[tuple[type[models.Model], Sequence[models.Model]]]) -> None:
-    """Give each row an id of its table that no other writer can take, in one short transaction."""
+def reserve(tables: Iterable[tuple[type[models.Model], Sequence[models.Model | Drafted]]]) -> None:
+    """Give each row (an instance of its model, or a ``Drafted`` row of it) an id of its table that no
+    other writer can take, in one short transaction."""
     take = RESERVE[connection.vendor]
     with transaction.atomic(), connection.cursor() as cursor:
         for model, rows in tables:
