@@ -326,24 +326,25 @@ class Draft:
         session = self.session.pk
         for written in self.written:
             version = written.version
-            round_ = version.round.pk  # every row of a version is of its round (``_write``)
+            ids = session, version.round.pk, version.pk  # every row of a version is of its round (``_write``)
             for name, _ in SEALED_ROWS:
                 for row in written.rows[name]:
-                    row.session_id, row.round_id, row.round_version_id = session, round_, version.pk
+                    row.session_id, row.round_id, row.round_version_id = ids
                     if name != "wins":
                         row.reverses_id = None if row.reverses is None else row.reverses.id
 
     def seal(self) -> None:
         """``integrity.seal`` of every version in the order written, and the session's head. Each row's
         text is made once (``integrity._row_texts``): a session's rows repeat, and here, unlike in
-        ``integrity.seal``, every version of the session is sealed at once."""
+        ``integrity.seal``, every version of the session is sealed at once; its condition holds, as the
+        rows are made each column holds one type (a flag a bool)."""
         head = ""
         texts = {name: integrity._row_texts() for name in integrity.ROW_COLUMNS}
         for written in self.written:
             version = written.version
             rows = {name: list(map(SEALED_COLUMNS[name], written.rows[name])) for name in SEALED_COLUMNS}
             result = "null" if written.result is None else written.result
-            sealed = integrity._sealed(integrity._written_row(version), rows, result, texts)
+            sealed = integrity._sealed(integrity._written_row(version), rows, result, row_text=texts)
             version.previous_digest = head
             version.digest = head = integrity.digest_of(head, sealed.content)
         self.session.ledger_digest = head
