@@ -213,14 +213,17 @@ def _result_text(versions: QuerySet[Any]) -> Callable[[str | None], str]:
     return lambda stored: canonical(None if stored is None else json.loads(stored))
 
 
-def _row_texts(as_read: Callable[[tuple[Any, ...]], tuple[Any, ...]]) -> Callable[[tuple[Any, ...]], str]:
-    """``canonical`` of a row as the driver read it (``as_read`` gives its values as the model reads them),
-    made once a distinct row: a session's rows repeat, the same seat paying the same points for the same
-    reason hand after hand (196 distinct among an evening's 330 ledger rows, 10,176 among the 165,000 of
-    the bench's 10,000-round session, most of those the reversals'). Rows that compare equal have one
-    text: the driver hands each column back as one type (a flag always as a bool, or always as 0 or 1),
-    so no two equal rows are written differently; one memo a table, so that no row of one is taken for
-    another's."""
+def _row_texts(
+    as_read: Callable[[tuple[Any, ...]], tuple[Any, ...]] = lambda row: row,
+) -> Callable[[tuple[Any, ...]], str]:
+    """``canonical`` of a row, made once a distinct row: a session's rows repeat, the same seat paying the
+    same points for the same reason hand after hand (196 distinct among an evening's 330 ledger rows,
+    10,176 among the 165,000 of the bench's 10,000-round session, most of those the reversals').
+    ``as_read`` gives a row's values as the model reads them: a row as the driver read it (``_as_read``),
+    or as is, a row the services made (a group file's import seals its whole history at once). Rows that
+    compare equal have one text: the driver hands each column back as one type (a flag always as a bool,
+    or always as 0 or 1), and the services make it as one, so no two equal rows are written differently;
+    one memo a table, so that no row of one is taken for another's."""
     done: dict[tuple[Any, ...], str] = {}
 
     def text(row: tuple[Any, ...]) -> str:

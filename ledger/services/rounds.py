@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -401,9 +401,9 @@ def _write_version(
         if seats is None:  # as the table sat for this hand (a correction's is its own)
             seats = selectors.seat_map(round_.session_id, round_.position)
         if moves_points:
-            entries += _entries(round_, stored, seats, result.transfers)
-        coins += _coin_entries(round_, stored, result)
-        wins = _win_records(round_, stored, seats, result)
+            entries += _entries(round_, stored, seats, result.transfers, LedgerEntry)
+        coins += _coin_entries(round_, stored, result, CoinEntry)
+        wins = _win_records(round_, stored, seats, result, WinRecord)
     change = figures.NOT_COUNTED
     if moves_points:  # a re-coined version changes neither points nor wins: no figure moves
         before = (
@@ -434,17 +434,22 @@ def _reversals(
         return [], []
     live = {"round": round_, "reverses__isnull": True, "reversed_by__isnull": True}
     rows = LedgerEntry.objects.filter(**live) if points else ()
-    entries = list(_entry_reversals(round_, new_version, rows))
-    coins = list(_coin_reversals(round_, new_version, CoinEntry.objects.filter(**live)))
+    entries = list(_entry_reversals(round_, new_version, rows, LedgerEntry))
+    coins = list(_coin_reversals(round_, new_version, CoinEntry.objects.filter(**live), CoinEntry))
     return entries, coins
 
 
-def _entry_reversals(
-    round_: Round, new_version: RoundVersion, rows: Iterable[LedgerEntry]
-) -> Iterator[LedgerEntry]:
+# The functions below make a version's rows by calling ``make`` with their fields: the model (LedgerEntry,
+# CoinEntry, WinRecord) when a service stores them, or the lighter row of a group file's bulk import
+# (services/bulk.py, ``Drafted``), which so stores, row for row, what the services store.
+
+
+def _entry_reversals[R](
+    round_: Round, new_version: RoundVersion, rows: Iterable[Any], make: Callable[..., R]
+) -> Iterator[R]:
     """A row of ``new_version`` cancelling each of ``rows``: the same seat and reason, the points negated."""
     for row in rows:
-        yield LedgerEntry(
+        yield make(
             session_id=row.session_id,
             round=round_,
             round_version=new_version,
@@ -459,11 +464,11 @@ def _entry_reversals(
         )
 
 
-def _coin_reversals(
-    round_: Round, new_version: RoundVersion, rows: Iterable[CoinEntry]
-) -> Iterator[CoinEntry]:
+def _coin_reversals[R](
+    round_: Round, new_version: RoundVersion, rows: Iterable[Any], make: Callable[..., R]
+) -> Iterator[R]:
     for row in rows:
-        yield CoinEntry(
+        yield make(
             session_id=row.session_id,
             round=round_,
             round_version=new_version,
@@ -474,16 +479,20 @@ def _coin_reversals(
         )
 
 
-def _entries(
-    round_: Round, version: RoundVersion, seats: Mapping[int, int], transfers: Sequence[Transfer]
-) -> list[LedgerEntry]:
+def _entries[R](
+    round_: Round,
+    version: RoundVersion,
+    seats: Mapping[int, int],
+    transfers: Sequence[Transfer],
+    make: Callable[..., R],
+) -> list[R]:
     """Two rows per transfer: the payer's points negative, the payee's (or, payee None, the house's)
     positive."""
     rows = []
     for index, transfer in enumerate(transfers):
         for seat, points in ((transfer.payer, -transfer.points), (transfer.payee, transfer.points)):
             rows.append(
-                LedgerEntry(
+                make(
                     session_id=round_.session_id,
                     round=round_,
                     round_version=version,
@@ -499,22 +508,26 @@ def _entries(
     return rows
 
 
-def _coin_entries(round_: Round, version: RoundVersion, result: RoundResult) -> list[CoinEntry]:
+def _coin_entries[R](
+    round_: Round, version: RoundVersion, result: RoundResult, make: Callable[..., R]
+) -> list[R]:
     """One row per seat whose coins moved, and one for the house's take."""
     if result.coins is None:
         return []
     row = {"session_id": round_.session_id, "round": round_, "round_version": version}
-    rows = [
-        CoinEntry(**row, seat=seat, coins=change) for seat, change in enumerate(result.coins.change) if change
-    ]
+    rows = [make(**row, seat=seat, coins=change) for seat, change in enumerate(result.coins.change) if change]
     if result.coins.house:
-        rows.append(CoinEntry(**row, is_house=True, coins=result.coins.house))
+        rows.append(make(**row, is_house=True, coins=result.coins.house))
     return rows
 
 
-def _win_records(
-    round_: Round, version: RoundVersion, seats: Mapping[int, int], result: RoundResult
-) -> list[WinRecord]:
+def _win_records[R](
+    round_: Round,
+    version: RoundVersion,
+    seats: Mapping[int, int],
+    result: RoundResult,
+    make: Callable[..., R],
+) -> list[R]:
     """One row per winner of each win event, from the engine's summary of that event, with what he took
     for it (``selectors.WIN_REASONS``)."""
     taken: dict[tuple[int, int], int] = {}
@@ -531,7 +544,7 @@ def _win_records(
             if not score.won:
                 continue
             records.append(
-                WinRecord(
+                make(
                     round=round_,
                     round_version=version,
                     version=version.version,
