@@ -89,6 +89,7 @@ LEDGER_IMPORTERS = {
     "bench/loadtest.py",
     "bench/scale_seed.py",
     "bench/seed_cache.py",
+    "bench/verify_instructions.py",
 }
 APP_RULES = (
     # (folder that must not import, the forbidden package, files allowed to anyway)
