@@ -97,14 +97,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
     scores = tuple(
         [
             score_winner(
-                winner,
-                win_by=win_by,
-                after_kong=event.after_kong,
-                last_tile=event.last_tile,
-                void_suit=table.void_suits[winner.player],
-                rules=scoring_rules,
-                index=index,
-                position=position,
+                event, position, win_by=win_by, void_suit=table.void_suits[winner.player], rules=scoring_rules
             )
             for position, winner in _in_play_order(event.winners, event.discarder)
         ]
