@@ -90,6 +90,7 @@ def score_winner(
 def _scored(
     winner: WinnerSpec, event: WinEvent, win_by: str, void_suit: str | None, rules: Rules
 ) -> WinScore:
+    """The winner's hand scored by the calculator: a win at or above 起胡, within the payment bound."""
     assert winner.hand is not None  # noqa: S101 - called for a winner who gave his hand
     try:
         result = score_hand(
@@ -148,7 +149,8 @@ def _entered(winner: WinnerSpec, rules: Rules) -> WinScore:
 
 def check_payment(points: int, path: str, index: int | None) -> int:
     """A fan-based amount no real table reaches is refused (``limits.MAX_PAYMENT_POINTS``), naming the fan
-    or the hand that makes it, before any total can overflow."""
+    or the hand that makes it, before any total can overflow (a winner's, by ``fan`` or ``hand`` alone:
+    ``score_winner`` joins his path to it)."""
     if points <= MAX_PAYMENT_POINTS:
         return points
     raise EngineError("payment_too_large", field=path, event=index, points=points, maximum=MAX_PAYMENT_POINTS)

@@ -125,7 +125,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
         finished=ENDS_ON_WIN[rules.mode](len(state.winners) + len(won)),
     )
     kong_transfer = sum([transfer.points for transfer in handed if transfer.reason is Reason.KONG_TRANSFER])
-    refunded = rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND
+    refunds = rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND
     # Positional, as the other summaries are built: a class called with keywords packs them into a dict and
     # unpacks them again, about 5,000 instructions for these eleven, every win.
     summary = WinSummary(
@@ -139,7 +139,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
         None if kong is None else kong.kong,
         tuple([WinnerScore(score, score.player in won) for score in scores]),
         kong_transfer,
-        sum([transfer.points for transfer in handed]) if refunded else None,
+        sum([transfer.points for transfer in handed]) if refunds else None,
     )
     return EventOutcome(paid + handed, new_state, summary)
 
