@@ -41,7 +41,7 @@ def as_list(value: Any, path: str, index: int | None, key: str | None = None) ->
 
 def check_keys(data: Mapping[str, Any], allowed: frozenset[str], path: str, index: int) -> None:
     """Every key of ``data`` is one ``allowed``: a misspelt flag ("robing_kong") must not vanish silently."""
-    if data.keys() <= allowed:
+    if allowed.issuperset(data):  # in C over the keys: cheaper than ``data.keys() <= allowed``
         return
     key = next(str(key) for key in data if key not in allowed)
     names = ", ".join(sorted(allowed))

@@ -73,6 +73,7 @@ WINNER_KEYS = frozenset({"player", "hand", "fan", "tian_hu", "di_hu"})
 REPORT_KEYS = frozenset({"player", "hand", "status", "fan"})
 HAND_KEYS = frozenset({"concealed", "melds", "win_tile"})
 MELD_KEYS = frozenset({"kind", "tile"})
+VOID_SUIT_FIELDS = tuple([f"void_suits[{seat}]" for seat in SEATS])  # named once: read with every round
 
 
 class HandSpec(NamedTuple):
@@ -439,4 +440,6 @@ def parse_void_suits(value: Any) -> tuple[str | None, ...]:
     suits = as_list(value, "void_suits", None)
     if len(suits) != len(SEATS):
         raise EngineError("void_suits_count", field="void_suits", count=len(suits))
-    return tuple([void_suit_letter(suit, f"void_suits[{position}]") for position, suit in enumerate(suits)])
+    return tuple(
+        [void_suit_letter(suit, VOID_SUIT_FIELDS[seat]) for seat, suit in zip(SEATS, suits, strict=True)]
+    )

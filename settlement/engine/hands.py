@@ -21,7 +21,7 @@ from calculator.engine import (
     score_hand,
 )
 
-from .events import DrawStatus, PlayerReport, WinnerSpec
+from .events import DrawStatus, PlayerReport, WinEvent, WinnerSpec
 
 
 class WinScore(NamedTuple):
@@ -69,49 +69,55 @@ def _win_score(
 
 
 def score_winner(
-    winner: WinnerSpec,
-    *,
-    win_by: str,
-    after_kong: bool,
-    last_tile: bool,
-    void_suit: str | None,
-    rules: Rules,
-    index: int,
-    position: int,
+    event: WinEvent, position: int, *, win_by: str, void_suit: str | None, rules: Rules
 ) -> WinScore:
-    """The winner's fan: scored from his tiles, or as entered. A hand that does not win is an error about
-    ``events[index].winners[position].hand``."""
-    path = f"events[{index}].winners[{position}]"
-    if winner.hand is None:
-        assert winner.fan is not None  # noqa: S101 - the parser guarantees one of the two
-        return _entered(winner.player, winner.fan, rules, f"{path}.fan", index)
+    """The fan of the event's winner at ``position``: scored from his tiles, or as entered. A hand that
+    does not win is an error about ``events[index].winners[position].hand``.
+
+    The checks below name the field within the winner (``fan``, ``hand``); the winner's path is joined to it
+    here, only for an error: it is not built for each of the many winners a replay scores."""
+    winner = event.winners[position]
+    try:
+        return (
+            _entered(winner, rules)
+            if winner.hand is None
+            else _scored(winner, event, win_by, void_suit, rules)
+        )
+    except EngineError as error:
+        raise error.within(f"events[{event.index}].winners[{position}]", event=event.index) from None
+
+
+def _scored(
+    winner: WinnerSpec, event: WinEvent, win_by: str, void_suit: str | None, rules: Rules
+) -> WinScore:
+    """The winner's hand scored by the calculator: a win at or above 起胡, within the payment bound."""
+    assert winner.hand is not None  # noqa: S101 - called for a winner who gave his hand
     try:
         result = score_hand(
             concealed=winner.hand.concealed,
             win_tile=winner.hand.win_tile,
             melds=winner.hand.melds,
             win_by=win_by,
-            after_kong=after_kong,
-            last_tile=last_tile,
+            after_kong=event.after_kong,
+            last_tile=event.last_tile,
             tian_hu=winner.tian_hu,
             di_hu=winner.di_hu,
             void_suit=void_suit,
             rules=rules,
         )
     except EngineError as error:
-        raise error.within(f"events[{index}].winners[{position}].hand", event=index) from None
+        raise error.within("hand") from None
     if result.reason_code == BELOW_MIN_FAN:
-        _check_min_fan(winner.player, result.fan, rules, f"{path}.hand", index)
+        _check_min_fan(winner.player, result.fan, rules, "hand")
     if not result.win:
         raise EngineError(
             "hand_does_not_win",
-            field=f"events[{index}].winners[{position}].hand",
-            event=index,
+            field="hand",
             player=winner.player,
             reason=result.reason,
             reason_zh=result.reason_zh,
         )
-    check_payment(result.points, f"{path}.hand", index)
+    check_payment(result.points, "hand", None)
     assert result.pattern is not None  # noqa: S101 - a win has its pattern
     shape = composition_of(result.pattern.key, [meld["kind"] for meld in winner.hand.melds])
     return _win_score(
@@ -125,23 +131,26 @@ def score_winner(
     )
 
 
-def _check_min_fan(player: int, fan: int, rules: Rules, path: str, index: int) -> None:
+def _check_min_fan(player: int, fan: int, rules: Rules, field: str) -> None:
     """起胡 (RULES.md 3.6): a win below ``min_fan_to_win`` is refused, naming the winner, fan and minimum."""
     if fan < rules.min_fan_to_win:
         raise EngineError(
-            "win_below_min_fan", field=path, event=index, player=player, fan=fan, minimum=rules.min_fan_to_win
+            "win_below_min_fan", field=field, player=player, fan=fan, minimum=rules.min_fan_to_win
         )
 
 
-def _entered(player: int, fan: int, rules: Rules, path: str, index: int) -> WinScore:
-    _check_min_fan(player, fan, rules, path, index)
-    points = check_payment(rules.amount(fan), path, index)
+def _entered(winner: WinnerSpec, rules: Rules) -> WinScore:
+    player, fan = winner.player, winner.fan
+    assert fan is not None  # noqa: S101 - the parser guarantees a fan without a hand
+    _check_min_fan(player, fan, rules, "fan")
+    points = check_payment(rules.amount(fan), "fan", None)
     return _win_score(player, fan, points, points < rules.base_points * multiplier_of(fan), "fan", {})
 
 
-def check_payment(points: int, path: str, index: int) -> int:
+def check_payment(points: int, path: str, index: int | None) -> int:
     """A fan-based amount no real table reaches is refused (``limits.MAX_PAYMENT_POINTS``), naming the fan
-    or the hand that makes it, before any total can overflow."""
+    or the hand that makes it, before any total can overflow (a winner's, by ``fan`` or ``hand`` alone:
+    ``score_winner`` joins his path to it)."""
     if points <= MAX_PAYMENT_POINTS:
         return points
     raise EngineError("payment_too_large", field=path, event=index, points=points, maximum=MAX_PAYMENT_POINTS)

@@ -156,7 +156,7 @@ def settle_round(
         transfers.extend(step.transfers)
         summaries.append(step.summary)
         state = step.state
-    adjustments_only = bool(parsed) and all(isinstance(event, AdjustEvent) for event in parsed)
+    adjustments_only = bool(parsed) and all([isinstance(event, AdjustEvent) for event in parsed])
     if adjustments_only:
         state = state.ended()  # an adjustment round: finished at once, not a hand (RULES.md 4.8)
     net, house = _net(transfers)

@@ -34,7 +34,7 @@ from .checks import check_can_act, check_open
 from .events import EventKind, WinEvent, WinnerSpec
 from .hands import WinScore, score_winner
 from .kongs import refund_last_kong
-from .state import EventOutcome, FirstWin, KongMade, PaymentState, Reason, RoundState, Table, Transfer
+from .state import SEATS, EventOutcome, FirstWin, KongMade, PaymentState, Reason, RoundState, Table, Transfer
 from .summaries import WinnerScore, WinSummary
 
 BLOOD_BATTLE_WINNERS = 3  # the third win ends a 血战到底 round
@@ -66,6 +66,9 @@ WIN_BY: Mapping[Situation, str] = {
 }
 WITH_BONUS = frozenset({Situation.ROBBED_BAO, Situation.SELF_DRAW, Situation.DIAN_GANG_HUA_BAO})
 ONE_SHARE = frozenset({Situation.DISCARD, Situation.ROBBED, Situation.DIAN_GANG_HUA_DIANPAO})
+# The field of each claimant's seat within a win event, made once: the parser lets through at most one
+# claimant per seat, and these checks run for every winner of every round.
+WINNER_SEATS = tuple([f"winners[{position}].player" for position in range(len(SEATS))])
 
 
 class Shares(NamedTuple):
@@ -83,12 +86,12 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
     if event.discarder is not None:
         check_can_act(state, event.discarder, index, "from")
     for position, winner in enumerate(event.winners):
-        check_can_act(state, winner.player, index, f"winners[{position}].player")
+        check_can_act(state, winner.player, index, WINNER_SEATS[position])
         if winner.tian_hu or winner.di_hu:
             _check_tian_di_hu(state, winner, table, position, index, self_draw=event.discarder is None)
     kong = _kong_just_before(state, event)
     situation = _situation(event, kong, table)
-    win_by = WIN_BY[situation]
+    win_by, name = WIN_BY[situation], situation.value
     scoring_rules = (
         rules.with_options(zimo_bonus=ZimoBonus.NONE)
         if situation is Situation.DIAN_GANG_HUA_DIANPAO
@@ -97,14 +100,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
     scores = tuple(
         [
             score_winner(
-                winner,
-                win_by=win_by,
-                after_kong=event.after_kong,
-                last_tile=event.last_tile,
-                void_suit=table.void_suits[winner.player],
-                rules=scoring_rules,
-                index=index,
-                position=position,
+                event, position, win_by=win_by, void_suit=table.void_suits[winner.player], rules=scoring_rules
             )
             for position, winner in _in_play_order(event.winners, event.discarder)
         ]
@@ -115,7 +111,7 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
             transfer
             for score in winning
             for transfer in _pay(
-                score, _shares(situation, state, event, score.player, kong, table), situation, index
+                score, _shares(situation, state, event, score.player, kong, table), name, index
             )
         ]
     )
@@ -128,21 +124,22 @@ def settle_win(state: RoundState, event: WinEvent, table: Table) -> EventOutcome
         first_win=state.first_win or FirstWin(event.discarder, won),
         finished=ENDS_ON_WIN[rules.mode](len(state.winners) + len(won)),
     )
+    kong_transfer = sum([transfer.points for transfer in handed if transfer.reason is Reason.KONG_TRANSFER])
     refunds = rules.gang_shang_pao_transfer is GangShangPaoTransfer.REFUND
+    # Positional, as the other summaries are built: a class called with keywords packs them into a dict and
+    # unpacks them again, about 5,000 instructions for these eleven, every win.
     summary = WinSummary(
-        index=index,
-        discarder=event.discarder,
-        win_by=win_by,
-        situation=situation.value,
-        robbing_kong=event.robbing,
-        after_kong=event.after_kong,
-        last_tile=event.last_tile,
-        kong=None if kong is None else kong.kong,
-        scores=tuple([WinnerScore(score, score.player in won) for score in scores]),
-        kong_transfer=sum(
-            [transfer.points for transfer in handed if transfer.reason is Reason.KONG_TRANSFER]
-        ),
-        kong_refund=sum([transfer.points for transfer in handed]) if refunds else None,
+        index,
+        event.discarder,
+        win_by,
+        name,
+        event.robbing,
+        event.after_kong,
+        event.last_tile,
+        None if kong is None else kong.kong,
+        tuple([WinnerScore(score, score.player in won) for score in scores]),
+        kong_transfer,
+        sum([transfer.points for transfer in handed]) if refunds else None,
     )
     return EventOutcome(paid + handed, new_state, summary)
 
@@ -223,8 +220,9 @@ def _shares(
     return Shares(opponents, None, bonus)
 
 
-def _pay(score: WinScore, shares: Shares, situation: Situation, index: int) -> tuple[Transfer, ...]:
-    name = situation.value
+def _pay(score: WinScore, shares: Shares, name: str, index: int) -> tuple[Transfer, ...]:
+    """Each covered player's share of ``score`` (and 加底), from him or from the one paying for all; ``name``
+    is the situation's, which every transfer's detail carries."""
     detail: dict[str, Any] = {**score.explained, "situation": name}
     transfers: list[Transfer] = []
     for covered in shares.covered:
