@@ -25,6 +25,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bench.workload import WARM_HANDS, calls
 
@@ -72,9 +73,10 @@ def _dump_totals(folder: Path) -> list[int]:
     return totals
 
 
-def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
-    """Instructions per call of each operation of ``bench.workload`` (or of ``names``), net of the empty
-    call."""
+def counted(module: str, arguments: list[str], env: dict[str, str] | None = None) -> tuple[Any, list[int]]:
+    """``python -m module --child *arguments`` run under callgrind, its counter dumped before and after
+    each ``functools.reduce`` (``PYTHONHASHSEED`` fixed, ``env`` added): what the child printed last, read
+    as JSON, and the instructions of each dump in order."""
     if shutil.which("valgrind") is None:
         raise RuntimeError("valgrind is not installed: apt-get install valgrind")
     with tempfile.TemporaryDirectory() as folder:
@@ -86,16 +88,21 @@ def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
             f"--callgrind-out-file={Path(folder) / 'cg.out'}",
             sys.executable,
             "-m",
-            "bench.instructions",
+            module,
             "--child",
-            *names,
+            *arguments,
         ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+        environment = {**os.environ, "PYTHONHASHSEED": "0", **(env or {})}
+        done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"the callgrind run failed:\n{done.stderr[-3000:]}")
-        order = json.loads(done.stdout.strip().splitlines()[-1])
-        totals = _dump_totals(Path(folder))
+        return json.loads(done.stdout.strip().splitlines()[-1]), _dump_totals(Path(folder))
+
+
+def counts(names: tuple[str, ...] = ()) -> dict[str, float]:
+    """Instructions per call of each operation of ``bench.workload`` (or of ``names``), net of the empty
+    call."""
+    order, totals = counted("bench.instructions", list(names))
     batches = totals[1::2]  # before the first batch, a batch, between two batches, a batch, ...
     if len(totals) != 2 * len(order) or not all(batches):
         raise RuntimeError(

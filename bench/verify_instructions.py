@@ -19,12 +19,11 @@ import gc
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from bench.instructions import DUMP_AROUND, ROOT, _dump_totals
+from bench.instructions import DUMP_AROUND, counted
 
 HANDS = int(os.environ.get("SCZMJ_VERIFY_HANDS", "2000"))
 
@@ -68,33 +67,16 @@ def kept_seed() -> tuple[Path, dict[int, int]]:
 
 def count(hands: int = HANDS) -> dict[str, float]:
     """The instructions of one ``verify_session`` of the seed's long session of ``hands`` hands."""
-    if shutil.which("valgrind") is None:
-        raise RuntimeError("valgrind is not installed: apt-get install valgrind")
     kept, long_sessions = kept_seed()
     if hands not in long_sessions:
         raise RuntimeError(f"the seed has long sessions of {sorted(long_sessions)} hands, not {hands}")
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "seed.sqlite3"
         shutil.copyfile(kept, copy)
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            f"--dump-before={DUMP_AROUND}",
-            f"--dump-after={DUMP_AROUND}",
-            f"--callgrind-out-file={Path(folder) / 'cg.out'}",
-            sys.executable,
-            "-m",
-            "bench.verify_instructions",
-            "--child",
-            str(long_sessions[min(long_sessions)]),
-            str(long_sessions[hands]),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0", "DATABASE_URL": f"sqlite:///{copy}"}
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"the callgrind run failed:\n{done.stderr[-3000:]}")
-        verified = json.loads(done.stdout.strip().splitlines()[-1])
-        totals = _dump_totals(Path(folder))
+        arguments = [str(long_sessions[min(long_sessions)]), str(long_sessions[hands])]
+        verified, totals = counted(
+            "bench.verify_instructions", arguments, {"DATABASE_URL": f"sqlite:///{copy}"}
+        )
     if len(totals) != 2:  # before the reduce, and the reduce (what follows it is the last, unnumbered)
         raise RuntimeError(f"callgrind wrote {len(totals)} dumps, not 2: is {DUMP_AROUND} a symbol here?")
     instructions = totals[1]
