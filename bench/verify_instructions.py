@@ -6,8 +6,9 @@ One child process under callgrind opens a copy of the scale bench's kept SQLite 
 keeps it, bench/seed_cache.py), verifies the seed's shortest long session to warm up, then the long
 session of ``SCZMJ_VERIFY_HANDS`` hands (2,000 unless told; 10,000 takes five times as long) inside one
 ``functools.reduce``, around which callgrind dumps its counter (as bench/instructions.py does): that
-dump is the count. ``PYTHONHASHSEED`` is fixed and the cycle collector off, so a run gives the same
-figure every time.
+dump is the count. ``PYTHONHASHSEED`` is fixed and the cycle collector off, so runs agree to a few
+hundredths of a percent (the copy's temporary path differs: 3,292,516,158 and 3,291,727,888 on one tree).
+A verify that finds anything is no measure of a verify: it is refused.
 
     .venv/bin/python -m bench.verify_instructions         # under a minute
 """
@@ -79,6 +80,8 @@ def count(hands: int = HANDS) -> dict[str, float]:
         )
     if len(totals) != 2:  # before the reduce, and the reduce (what follows it is the last, unnumbered)
         raise RuntimeError(f"callgrind wrote {len(totals)} dumps, not 2: is {DUMP_AROUND} a symbol here?")
+    if verified["findings"]:
+        raise RuntimeError(f"verify_session found {verified['findings']} problems in the seed's copy")
     instructions = totals[1]
     return {**verified, "instructions": instructions, "per_round": instructions / verified["rounds"]}
 

@@ -34,15 +34,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from django.core.exceptions import FieldDoesNotExist
 from django.db import connections
-from django.db.models import F, QuerySet, TextField
+from django.db.models import F, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from calculator.engine import EngineError, Rules, rules_from
@@ -77,11 +76,16 @@ ENTRY_FIELDS = (
 COIN_FIELDS = ("seat", "is_house", "coins", "reverses_id")
 WIN_FIELDS = ("version", "event_index", "winner_id", "discarder_id", "self_draw", "fan")
 ROW_COLUMNS = {"entries": ENTRY_FIELDS, "coins": COIN_FIELDS, "wins": WIN_FIELDS}
+# A row made by the services (a model's instance, or the import's drafted row) as its seal hashes it: the
+# values of its table's columns, in order, as a tuple (what ``_row_texts`` keys its texts by).
+ROW_VALUES = {name: attrgetter(*columns) for name, columns in ROW_COLUMNS.items()}
+MOVED_COLUMN = {"entries": "points", "coins": "coins"}
 # where a row of the tables that move something says its seat, whether it is the house's, and how much
-NET_COLUMNS = {
+PLACED_AT = {
     name: tuple(ROW_COLUMNS[name].index(column) for column in ("seat", "is_house", moved))
-    for name, moved in (("entries", "points"), ("coins", "coins"))
+    for name, moved in MOVED_COLUMN.items()
 }
+HOUSE = "house"  # the house's place among a round's nets (its rows have no seat)
 _CANONICAL_ROWS = dict.fromkeys(ROW_COLUMNS, canonical)  # each row's text made afresh: one version's seal
 
 
@@ -101,11 +105,7 @@ class Sealed:
     coins_moved: int
     points_sum: int  # the sum of its points rows, and of its coin rows: 0 when they balance
     coins_sum: int
-    # what its points rows and its coin rows move per seat, the house's last: a round's rows are its
-    # versions' rows, so a round's net is the sum of its versions' (what the replay compares)
-    points_net: tuple[int, ...]
-    coins_net: tuple[int, ...]
-    strays: int  # its rows that name a round other than its version's
+    strays: int = 0  # its rows that name a round other than its own
 
 
 def digest_of(previous_digest: str, content: str) -> str:
@@ -122,78 +122,78 @@ def version_contents(
     Takes querysets rather than models so the migration that seals existing history can pass its
     historical models.
     """
+    return _read(versions, entries, coins, wins).sealed
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A session's versions as the check reads them: each one's seal; and, by the round each row names,
+    what the rows move (``moved``: table → round id → place → sum, a seat or ``HOUSE``), as the pages add a
+    round up, and how many of those rows are of another session's versions (``foreign``)."""
+
+    sealed: dict[int, Sealed]
+    moved: dict[str, dict[int, dict[Any, int]]]
+    foreign: Counter[int]
+
+
+def _read(versions: QuerySet[Any], entries: QuerySet[Any], coins: QuerySet[Any], wins: QuerySet[Any]) -> Read:
+    """``versions`` and every row of them or naming one of their rounds, read once (four queries)."""
     stored = {row["id"]: row for row in _version_rows(versions)}
     round_of = {version_id: row["round_id"] for version_id, row in stored.items()}
     rows: dict[str, defaultdict[int, list[tuple[Any, ...]]]] = {
         name: defaultdict(list) for name in ROW_COLUMNS
     }
-    strays: defaultdict[int, int] = defaultdict(int)
-    row_text = {}
+    moved: dict[str, dict[int, dict[Any, int]]] = {name: {} for name in PLACED_AT}
+    strays: Counter[int] = Counter()
+    foreign: Counter[int] = Counter()
+    ours = Q(round_version_id__in=versions.values("id")) | Q(round_id__in=versions.values("round_id"))
     for name, queryset in (("entries", entries), ("coins", coins), ("wins", wins)):
         # the versions as a subquery: their 11,000 ids of a long session as parameters cost more to send;
         # unordered: a version's rows are sealed in the order of their texts, and sorting 165,000 rows by
         # id in the database cost a fifth of their reading
-        of_version = rows[name]
-        read = queryset.filter(round_version_id__in=versions.values("id")).order_by()
-        for version_row in _driver_rows(read.values_list("round_version_id", "round_id", *ROW_COLUMNS[name])):
-            version_id = version_row[0]
-            of_version[version_id].append(version_row[2:])
-            if version_row[1] != round_of.get(version_id):
-                strays[version_id] += 1
-        row_text[name] = _row_texts(_as_read(queryset.model, ROW_COLUMNS[name]))
-    result_text = _result_text(versions)
-    return {
+        of_version, by_round = rows[name], moved.get(name)
+        seat_at, house_at, value_at = PLACED_AT.get(name, (0, 0, 0))
+        read = (
+            queryset.filter(ours).order_by().values_list("round_version_id", "round_id", *ROW_COLUMNS[name])
+        )
+        for row in _driver_rows(read):
+            version_id, round_id, values = row[0], row[1], row[2:]
+            own = round_of.get(version_id)
+            if own is None:
+                foreign[round_id] += 1  # a row of another session's version naming one of these rounds
+            else:
+                of_version[version_id].append(values)
+                if round_id != own:
+                    strays[version_id] += 1
+            if by_round is not None:
+                nets = by_round.get(round_id)
+                if nets is None:
+                    nets = by_round[round_id] = defaultdict(int)
+                nets[HOUSE if values[house_at] else values[seat_at]] += values[value_at]
+    result_text, row_text = _result_text(versions), {name: _row_texts() for name in ROW_COLUMNS}
+    sealed = {
         version_id: _sealed(
             row,
             {name: of_version.get(version_id, ()) for name, of_version in rows.items()},
             result_text(row.pop("result_text")),
             row_text,
-            strays=strays.get(version_id, 0),
+            strays=strays[version_id],
         )
         for version_id, row in stored.items()
     }
+    return Read(sealed, moved, foreign)
 
 
 def _driver_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     """The rows of a ``values_list`` as the database driver returns them, without Django's converters: a
-    long session's 200,000 rows through them cost a third of their reading (SQLite hands a boolean back as
-    0 or 1, which ``_as_read`` makes one again where a row's text is made)."""
+    long session's 200,000 rows through them cost a third of their reading. The drivers hand back the
+    values the fields read as (psycopg a boolean as one; SQLite, as Django connects to it, a ``bool``
+    column too), so a row's text is the same either way."""
     sql, params = rows.query.get_compiler(rows.db).as_sql()
     with connections[rows.db].cursor() as cursor:
         cursor.execute(sql, params)
         rows_read: list[tuple[Any, ...]] = cursor.fetchall()
     return rows_read
-
-
-def _as_read(model: type[Any], columns: Sequence[str]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    """A row of ``columns`` as the driver read it made into the values the model's fields read back as: a
-    flag a bool (SQLite's 0 or 1 would be sealed as a number); the other columns the rows are read with
-    (numbers, text, a relation's id) are already."""
-    made = [
-        (at, READ_AS[kind])
-        for at, column in enumerate(columns)
-        if (kind := _internal_type(model, column)) in READ_AS
-    ]
-
-    def as_read(row: tuple[Any, ...]) -> tuple[Any, ...]:
-        values = list(row)
-        for at, how in made:
-            if values[at] is not None:
-                values[at] = how(values[at])
-        return tuple(values)
-
-    return as_read
-
-
-# What a column of a field of this internal type is made into, where the driver reads it otherwise.
-READ_AS: Mapping[str, Callable[[Any], Any]] = {"BooleanField": bool}
-
-
-def _internal_type(model: type[Any], column: str) -> str:
-    try:
-        return str(model._meta.get_field(column).get_internal_type())
-    except FieldDoesNotExist:
-        return ""
 
 
 def _version_rows(versions: QuerySet[Any]) -> QuerySet[Any]:
@@ -213,23 +213,20 @@ def _result_text(versions: QuerySet[Any]) -> Callable[[str | None], str]:
     return lambda stored: canonical(None if stored is None else json.loads(stored))
 
 
-def _row_texts(
-    as_read: Callable[[tuple[Any, ...]], tuple[Any, ...]] = lambda row: row,
-) -> Callable[[tuple[Any, ...]], str]:
-    """``canonical`` of a row, made once a distinct row: a session's rows repeat, the same seat paying the
-    same points for the same reason hand after hand (196 distinct among an evening's 330 ledger rows,
-    10,176 among the 165,000 of the bench's 10,000-round session, most of those the reversals').
-    ``as_read`` gives a row's values as the model reads them: a row as the driver read it (``_as_read``),
-    or as is, a row the services made (a group file's import seals its whole history at once). Rows that
-    compare equal have one text: the driver hands each column back as one type (a flag always as a bool,
-    or always as 0 or 1), and the services make it as one, so no two equal rows are written differently;
-    one memo a table, so that no row of one is taken for another's."""
+def _row_texts() -> Callable[[tuple[Any, ...]], str]:
+    """``canonical`` of a stored row, made once a distinct row: a session's rows repeat, the same seat
+    paying the same points for the same reason hand after hand (196 distinct among an evening's 330 ledger
+    rows, 10,176 among the 165,000 of the bench's 10,000-round session, most of those the reversals').
+    Rows that compare equal have one text: each column reads back as one type (a flag as a bool, never as
+    1, which equals True), so no two equal rows are written differently; one memo a table, so that no
+    row of one is taken for another's. A group file's import seals its rows so too, as the services made
+    them (services/bulk.py)."""
     done: dict[tuple[Any, ...], str] = {}
 
     def text(row: tuple[Any, ...]) -> str:
         found = done.get(row)
         if found is None:
-            found = done[row] = canonical(as_read(row))
+            found = done[row] = canonical(row)
         return found
 
     return text
@@ -245,12 +242,15 @@ def _sealed(
 ) -> Sealed:
     """One version's seal from its stored fields (``VERSION_FIELDS`` but its result), the canonical text of
     its result, and its rows' columns (``ENTRY_FIELDS`` … in order), each row's text made by
-    ``row_text``'s function for its table; ``strays`` of its rows name another round."""
+    ``row_text``'s function for its table; ``strays`` of its rows name another round than its own."""
     content = {
         "version": _version_text(row, result),
         **{name: canonical(sorted(map(row_text[name], own.get(name, ())))) for name in ROW_COLUMNS},
     }
-    nets = {name: _nets(own.get(name, ()), *where) for name, where in NET_COLUMNS.items()}
+    moved = {
+        name: _column(own.get(name, ()), ROW_COLUMNS[name].index(column))
+        for name, column in MOVED_COLUMN.items()
+    }
     return Sealed(
         position=row["round__position"],
         version=row["version"],
@@ -258,33 +258,22 @@ def _sealed(
         previous_digest=row["previous_digest"],
         digest=row["digest"],
         content=_object_text(content),
-        points_moved=nets["entries"][1],
-        coins_moved=nets["coins"][1],
-        points_sum=nets["entries"][2],
-        coins_sum=nets["coins"][2],
-        points_net=nets["entries"][0],
-        coins_net=nets["coins"][0],
+        points_moved=sum(map(abs, moved["entries"])),
+        coins_moved=sum(map(abs, moved["coins"])),
+        points_sum=sum(moved["entries"]),
+        coins_sum=sum(moved["coins"]),
         strays=strays,
     )
 
 
-def _nets(
-    rows: Sequence[Sequence[Any]], seat_at: int, house_at: int, value_at: int
-) -> tuple[tuple[int, ...], int, int]:
-    """What rows move: per seat with the house's last, in all (the sum of the absolute values, what the
-    bounds count), and on balance (0 when they balance)."""
-    net, moved, total = [0] * (SEATS + 1), 0, 0
-    for values in rows:
-        value = values[value_at]
-        net[SEATS if values[house_at] else values[seat_at]] += value
-        moved += abs(value)
-        total += value
-    return tuple(net), moved, total
+def _column(rows: Sequence[Sequence[Any]], index: int) -> list[Any]:
+    return [values[index] for values in rows]
 
 
 # The version's fields as the seal lays them out, keys sorted: those before its result's and after.
 _BEFORE_RESULT = tuple(sorted(field for field in VERSION_FIELDS if field < "result"))
 _AFTER_RESULT = tuple(sorted(field for field in VERSION_FIELDS if field > "result"))
+assert _BEFORE_RESULT and _AFTER_RESULT  # noqa: S101 - _version_text joins two objects around the result
 
 
 def _version_text(row: Mapping[str, Any], result: str) -> str:
@@ -307,10 +296,8 @@ def _object_text(texts: Mapping[str, str]) -> str:
 _string_text = json.encoder.encode_basestring
 
 
-def _contents(versions: QuerySet[RoundVersion]) -> dict[int, Sealed]:
-    return version_contents(
-        versions, LedgerEntry.objects.all(), CoinEntry.objects.all(), WinRecord.objects.all()
-    )
+def _contents(versions: QuerySet[RoundVersion]) -> Read:
+    return _read(versions, LedgerEntry.objects.all(), CoinEntry.objects.all(), WinRecord.objects.all())
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,12 +309,9 @@ class Written:
     coins: Sequence[CoinEntry]
     wins: Sequence[WinRecord]
 
-    def columns(self) -> dict[str, list[list[Any]]]:
+    def columns(self) -> dict[str, list[tuple[Any, ...]]]:
         tables = {"entries": self.entries, "coins": self.coins, "wins": self.wins}
-        return {
-            name: [[getattr(row, column) for column in ROW_COLUMNS[name]] for row in rows]
-            for name, rows in tables.items()
-        }
+        return {name: list(map(ROW_VALUES[name], rows)) for name, rows in tables.items()}
 
 
 def _written_row(version: RoundVersion) -> dict[str, Any]:
@@ -407,11 +391,11 @@ def verify_session(session: Session) -> Iterator[Finding]:
     """The three steps, in a fixed number of queries whatever the session's length: its versions and their
     rows are read once (four queries), for the chain, the balance and the replay alike."""
     with cycles_uncollected():  # the whole session in memory at once: see ledger/memory.py
-        sealed = _contents(RoundVersion.objects.filter(round__session=session))
+        read = _contents(RoundVersion.objects.filter(round__session=session))
         findings = [
-            *_chain_findings(session, sealed),
-            *_balance_findings(session, sealed),
-            *_replay_findings(session, sealed),
+            *_chain_findings(session, read.sealed),
+            *_balance_findings(session, read.sealed),
+            *_replay_findings(session, read),
         ]
     yield from findings
 
@@ -488,13 +472,12 @@ class _Settled:
     coins: tuple[tuple[int, ...], tuple[int, ...], int] | None
 
 
-def _replay_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterator[Finding]:
+def _replay_findings(session: Session, read: Read) -> Iterator[Finding]:
     starting = (
         list(session.starting_balances) if session.coins_enabled and session.starting_balances else None
     )
     replay = _Replay(points=[0] * SEATS, house=0, coins=starting, house_coins=0)
-    versions = {(sealed.stored["round_id"], sealed.version): sealed.stored for sealed in contents.values()}
-    nets = _round_nets(contents)
+    versions = {(sealed.stored["round_id"], sealed.version): sealed.stored for sealed in read.sealed.values()}
     rules = rules_from(session.rules)  # read once, not once a round
     for round_ in session.rounds.order_by("position").values(*ROUND_FIELDS):
         version = versions.get((round_["id"], round_["version"]))
@@ -505,41 +488,38 @@ def _replay_findings(session: Session, contents: Mapping[int, Sealed]) -> Iterat
                 what=f"its version {round_['version']} is missing",
             )
             continue
-        yield from _replay_round(session, rules, round_, nets.get(round_["id"], _NO_NETS), version, replay)
+        if foreign := read.foreign[round_["id"]]:
+            yield Finding(
+                session=session,
+                position=round_["position"],
+                what=f"rows of another session's versions name it: {foreign}",
+            )
+        nets = [_placed(read.moved[name].get(round_["id"], {})) for name in MOVED_COLUMN]
+        yield from _replay_round(session, rules, round_, nets, version, replay)
     yield from _compare_totals(session, replay)
 
 
 ROUND_FIELDS = ("id", "position", "version", "voided", "dealer", "void_suits", "events", *KEPT_NETS)
-_NO_NETS = ((0,) * (SEATS + 1), (0,) * (SEATS + 1))
 
 
-def _round_nets(contents: Mapping[int, Sealed]) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Round id → what its rows move, points and coins, per seat with the house's last: the sum of its
-    versions' (a correction's rows reverse the version before and move the new one's)."""
-    nets: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for sealed in contents.values():
-        round_id = sealed.stored["round_id"]
-        points, coins = nets.get(round_id, _NO_NETS)
-        nets[round_id] = (_plus(points, sealed.points_net), _plus(coins, sealed.coins_net))
-    return nets
-
-
-def _plus(left: Sequence[int], right: Sequence[int]) -> tuple[int, ...]:
-    return tuple([a + b for a, b in zip(left, right, strict=True)])
+def _placed(nets: Mapping[Any, int]) -> tuple[list[int], int]:
+    """What a round's rows of one table move, each seat's and the house's (a row of no seat moves none's)."""
+    return [nets.get(seat, 0) for seat in range(SEATS)], nets.get(HOUSE, 0)
 
 
 def _replay_round(
     session: Session,
     rules: Rules,
     round_: Mapping[str, Any],
-    nets: tuple[tuple[int, ...], tuple[int, ...]],
+    nets: Sequence[tuple[list[int], int]],
     version: Mapping[str, Any],
     replay: _Replay,
 ) -> Iterator[Finding]:
+    """``nets``: what the round's rows move, points then coins (``_placed``)."""
     where = {"session": session, "position": round_["position"]}
     if any(round_[name] != version[name] for name in ("dealer", "void_suits", "events")):
         yield Finding(what="its events differ from those of its current version", **where)
-    stored = list(nets[0][:SEATS]), nets[0][SEATS]
+    stored = nets[0]
     kept = [round_[name] for name in KEPT_NETS[:SEATS]], round_[KEPT_NETS[SEATS]]
     if kept != stored:
         yield Finding(
@@ -568,7 +548,7 @@ def _replay_round(
     replay.points = [total + net for total, net in zip(replay.points, expected[0], strict=True)]
     replay.house += expected[1]
     if replay.coins is not None:
-        yield from _replay_coins(list(nets[1][:SEATS]), result, replay, where)
+        yield from _replay_coins(nets[1][0], result, replay, where)
 
 
 def _replay_coins(

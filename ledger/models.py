@@ -279,9 +279,10 @@ class Round(models.Model):
     # win or loss for it, while its points count in every total. Set from the engine's result at each write.
     adjustment = models.BooleanField(default=False)
     # Its current points per seat and the house's, kept by every write that changes them (record, correct,
-    # void) from the transfers it stores: what its live ledger rows sum to (``selectors.round_net``, which
-    # ``verify_ledger`` compares them with), so that a session's running totals read one row a hand, not
-    # its 16 ledger rows (the 走势 page, issue 16). ``KEPT_NETS`` names them, the house's last.
+    # void) from the transfers it stores: what its live ledger rows sum to (``selectors.round_net``;
+    # ``verify_ledger`` compares them with the rows naming the round), so that a session's running totals
+    # read one row a hand, not its 16 ledger rows (the 走势 page, issue 16). ``KEPT_NETS`` names them, the
+    # house's last.
     kept_net_0 = models.BigIntegerField(default=0)
     kept_net_1 = models.BigIntegerField(default=0)
     kept_net_2 = models.BigIntegerField(default=0)

@@ -13,7 +13,7 @@ two equal). Nothing here writes until ``store``:
    sequence, PostgreSQL's identity sequence) in one short transaction, so every link and every seal can
    be computed before the write, and no other writer can take those ids meanwhile;
 2. ``Draft.seal`` chains the session's versions in the order written, over what the seal of a version
-   just written hashes (``integrity.Written``), and moves the session's head;
+   just written hashes (``integrity.ROW_VALUES`` of its rows), and moves the session's head;
 3. ``store`` prepares the rows' values (as ``bulk_create`` would, the file's times kept), then runs one
    INSERT a table over all its rows (``executemany``) in one transaction, in the order of the foreign
    keys (the database's guards refuse updates and deletes of ledger rows, never inserts), and makes the
@@ -84,8 +84,6 @@ def drafted(model: type[models.Model]) -> type[Drafted]:
 # Rows a version writes, by the table name its seal uses: the model, and the draft's rows of it.
 SEALED_ROWS = (("entries", LedgerEntry), ("coins", CoinEntry), ("wins", WinRecord))
 DRAFTED = {model: drafted(model) for _, model in SEALED_ROWS}
-# ``integrity.Written.columns`` of a row, as a tuple: what ``integrity._row_texts`` keys its texts by.
-SEALED_COLUMNS = {name: operator.attrgetter(*columns) for name, columns in integrity.ROW_COLUMNS.items()}
 
 
 @dataclass(eq=False)
@@ -342,7 +340,10 @@ class Draft:
         texts = {name: integrity._row_texts() for name in integrity.ROW_COLUMNS}
         for written in self.written:
             version = written.version
-            rows = {name: list(map(SEALED_COLUMNS[name], written.rows[name])) for name in SEALED_COLUMNS}
+            rows = {
+                name: list(map(row_values, written.rows[name]))
+                for name, row_values in integrity.ROW_VALUES.items()
+            }
             result = "null" if written.result is None else written.result
             sealed = integrity._sealed(integrity._written_row(version), rows, result, row_text=texts)
             version.previous_digest = head
@@ -436,9 +437,10 @@ def store(actor: User, plan: Import) -> Group:
         draft.link()
         draft.seal()
     players: list[tuple[type[models.Model], list[Any]]] = [(Player, plan.players)]
-    # the versions' results as their seals hashed them, in the order of their rows (``Import.tables``)
-    given: dict[type[models.Model], dict[str, list[Any]]] = {
-        RoundVersion: {"result": [w.result for draft in plan.drafts for w in draft.written]}
+    # the versions' results as their seals hashed them, by the versions' (reserved) ids
+    results = {w.version.pk: w.result for draft in plan.drafts for w in draft.written}
+    given: dict[type[models.Model], dict[str, Callable[[Any], Any]]] = {
+        RoundVersion: {"result": lambda version: results[version.pk]}
     }
     inserts = [
         _insert(model, rows, given.get(model, {}))
@@ -456,11 +458,11 @@ def store(actor: User, plan: Import) -> Group:
 
 
 def _insert(
-    model: type[models.Model], rows: list[Any], given: Mapping[str, Sequence[Any]]
+    model: type[models.Model], rows: list[Any], given: Mapping[str, Callable[[Any], Any]]
 ) -> tuple[str, str, list[tuple[Any, ...]]]:
     """The table, its columns and each row's values for them, prepared now, ids and links included;
-    ``given``: a column's values prepared already, one a row, by its attribute name (a version's result:
-    the text its seal hashed).
+    ``given``: how a row's value of a column is had prepared already, by its attribute name (a version's
+    result: the text its seal hashed).
     Raw, as ``loaddata`` saves rows: a ``created`` is the file's (``auto_now_add`` would set it to now),
     so the rows whose time is the import's are given it here. Each value is prepared as ``bulk_create``
     prepares it (``get_db_prep_save``), but only for the fields where that is more than the value itself
@@ -482,14 +484,14 @@ def _insert(
         for index, f in enumerate(fields)
         if f.get_internal_type() not in AS_THEY_ARE and f.attname not in given
     ]
-    columns = [(index, given[f.attname]) for index, f in enumerate(fields) if f.attname in given]
+    given_at = [(index, given[f.attname]) for index, f in enumerate(fields) if f.attname in given]
     values = []
-    for number, row in enumerate(rows):
+    for row in rows:
         value = list(read(row))
         for index, prepare in prepared:
             value[index] = prepare(value[index], connection)
-        for index, column in columns:
-            value[index] = column[number]
+        for index, give in given_at:
+            value[index] = give(row)
         values.append(tuple(value))
     quote = connection.ops.quote_name
     return quote(str(model._meta.db_table)), ", ".join(quote(str(f.column)) for f in fields), values

@@ -238,22 +238,82 @@ def test_verify_reads_a_session_in_nine_queries(evening):
     assert len(captured) == 9
 
 
+def findings_of(session: Session) -> list[str]:
+    return [str(finding) for finding in verify_session(Session.objects.get(pk=session.pk))]
+
+
 @pytest.mark.parametrize(
-    ("table", "model"), [("ledger_ledgerentry", LedgerEntry), ("ledger_coinentry", CoinEntry)]
+    ("table", "model", "moves"),
+    [
+        ("ledger_ledgerentry", LedgerEntry, True),
+        ("ledger_coinentry", CoinEntry, True),
+        ("ledger_winrecord", WinRecord, False),
+    ],
 )
-def test_a_row_moved_to_another_round_behind_the_apps_back_is_found(evening, table, model):
-    """A round's rows are its versions' rows (the replay sums them so): a row whose round is not its
-    version's is named, though its version's seal, which does not hash the round, still holds."""
-    row = model.objects.filter(session=evening[1], round__position=3).order_by("id").first()
-    elsewhere = Round.objects.get(session=evening[1], position=4)
+def test_a_row_moved_to_another_round_behind_the_apps_back_is_found(evening, table, model, moves):
+    """A row names its round beside its version, and the seal hashes only the version: a row whose round
+    is not its version's is named; a ledger or coin row so moved also changes what both rounds' rows give
+    (the pages add a round up by the rows naming it), which the replay finds."""
+    group, session = evening
+    row = model.objects.filter(session=session, round__position=3).order_by("id").first()
+    elsewhere = Round.objects.get(session=session, position=4)
     drop_guard(table)
     raw(f"UPDATE {table} SET round_id = %s WHERE id = %s", elsewhere.pk, row.pk)
-    findings = [str(finding) for finding in verify_session(Session.objects.get(pk=evening[1].pk))]
-    version = row.round_version
-    assert findings == [
-        f"group {evening[0].pk}, session {evening[1].pk} ({evening[1].title}), round #3 version "
-        f"{version.version}: its rows that name another round than its own: 1"
-    ]
+    findings = findings_of(session)
+    where = f"group {group.pk}, session {session.pk} ({session.title})"
+    stray = f"round #3 version {row.round_version.version}: its rows that name another round than its own: 1"
+    assert f"{where}, {stray}" in findings
+    replayed = [finding for finding in findings if "a replay of its events gives" in finding]
+    assert [finding.split(":")[0] for finding in replayed] == (
+        [f"{where}, round #3", f"{where}, round #4"] if moves else []
+    )
+
+
+def test_a_row_of_another_groups_session_moved_into_a_round_is_found_there(owner):
+    """``verify_ledger --group`` checks one group's sessions: a row of another group's version moved into
+    one of its rounds is read with them (as the pages read it with the round), named, and replayed."""
+    _, mine = make_table(owner)
+    other_group, theirs = make_table(owner, group_name="别的组")
+    for session in (mine, theirs):
+        services.round_record(actor=owner, session=session, body=SELF_DRAW_B)
+    row = LedgerEntry.objects.filter(session=theirs, is_house=False).order_by("id").first()
+    drop_guard("ledger_ledgerentry")
+    raw(
+        "UPDATE ledger_ledgerentry SET round_id = %s WHERE id = %s",
+        Round.objects.get(session=mine).pk,
+        row.pk,
+    )
+    findings = findings_of(mine)
+    assert any("round #1: rows of another session's versions name it: 1" in finding for finding in findings)
+    assert any("round #1: its rows give points" in finding for finding in findings), findings
+    assert any(
+        "its rows that name another round than its own: 1" in finding for finding in findings_of(theirs)
+    )
+    assert other_group.pk != mine.group_id
+
+
+@pytest.mark.parametrize("seat", [None, 9])
+def test_a_row_of_no_seat_is_found_not_a_crash(evening, seat):
+    """The database refuses a ledger row that is neither a seat's nor the house's; with that check gone
+    too, the check names the round instead of failing on the row."""
+    _, session = evening
+    row = (
+        LedgerEntry.objects.filter(session=session, round__position=3, is_house=False).order_by("id").first()
+    )
+    drop_guard("ledger_ledgerentry")
+    if connection.vendor == "sqlite":
+        raw("PRAGMA ignore_check_constraints = 1")
+    else:  # the deferred foreign-key checks of the rows written so far run first: ALTER waits for none
+        raw("SET CONSTRAINTS ALL IMMEDIATE")
+        raw("ALTER TABLE ledger_ledgerentry DROP CONSTRAINT ledger_entry_seat_or_house")
+    try:
+        raw("UPDATE ledger_ledgerentry SET seat = %s WHERE id = %s", seat, row.pk)
+        findings = findings_of(session)
+    finally:
+        if connection.vendor == "sqlite":
+            raw("PRAGMA ignore_check_constraints = 0")
+    assert any("round #3 version" in finding and "not what was sealed" in finding for finding in findings)
+    assert any("round #3: its rows give points" in finding for finding in findings), findings
 
 
 def test_coin_rows_that_do_not_balance_are_named(evening):

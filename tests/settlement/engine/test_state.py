@@ -14,22 +14,29 @@ from settlement.engine.state import (
     Transfer,
 )
 
-# Every field set, and to a value no other field holds (two bools of the same value could swap unseen).
+# Every field set, each to a value its step does not give it, and no two fields of one type alike where
+# they could be swapped (the two flags a win keeps differ; a win sets the other two, to each pair of values).
 KONG = KongMade(kong=0, maker=2, direct=True, feeder=1)
-STATE = RoundState(
-    dealer=3,
-    winners_play_on=True,
-    winners=(0,),
-    escaped=(1,),
-    kong_payments=(KongPayment(0, 2, 1, 2, PaymentState.PAID),),
-    win_receipts=(Transfer(1, 2, 0, 4, Reason.WIN),),
-    previous_kong=KONG,
-    any_kong=True,
-    last_tile_won=False,
-    first_win=None,
-    finished=False,
-)
+VALUES = {
+    "dealer": 3,
+    "winners_play_on": True,
+    "winners": (0,),
+    "escaped": (1,),
+    "kong_payments": (KongPayment(0, 2, 1, 2, PaymentState.PAID),),
+    "win_receipts": (Transfer(1, 2, 0, 4, Reason.WIN),),
+    "previous_kong": KONG,
+    "any_kong": False,
+    "last_tile_won": False,
+    "first_win": FirstWin(discarder=None, winners=(0,)),
+    "finished": False,
+}
+STATE = RoundState(**VALUES)
 RECEIPT = Transfer(2, 3, 2, 8, Reason.WIN)
+
+
+def test_the_state_above_sets_every_field():
+    """A field added to RoundState is added here too, to a value of its own: else a step may drop it."""
+    assert set(VALUES) == set(RoundState._fields)
 
 
 @pytest.mark.parametrize(("last_tile", "finished"), [(True, False), (False, True), (True, True)])
@@ -44,7 +51,6 @@ def test_after_a_win_only_what_a_win_changes_has_changed(last_tile, finished):
         first_win=first,
         finished=finished,
     )
-    assert after._fields == STATE._fields and len(after) == len(RoundState._fields)
 
 
 def test_every_step_keeps_the_fields_it_does_not_name():
