@@ -16,14 +16,15 @@ The check (``manage.py verify_ledger``), per session:
    version (so removing the latest version shows too); the points and coins the session counts as moved
    are what its rows move;
 2. balance: every version's points rows, and its coin rows, sum to zero (the house included), and each
-   row names its version's round (a round's rows are its versions' rows);
-3. replay: each round mirrors its current version and keeps the nets its rows give (``Round.kept_net_*``,
-   what the running totals read), and settling the current versions' events again through
-   the engine, in position order (coins against the balances the replay reached), gives each round's net
-   points and coin change as its rows hold them, and the session's totals.
+   of its rows names the version's own round (the seal does not hash a row's round);
+3. replay: each round mirrors its current version, no other session's version has rows naming it, and it
+   keeps the nets its rows give (the rows naming it, as the pages add it up; ``Round.kept_net_*``, what
+   the running totals read), and settling the current versions' events again through the engine, in
+   position order (coins against the balances the replay reached), gives each round's net points and
+   coin change as its rows hold them, and the session's totals.
 
-Every step works from one read of the session's versions and their rows (four queries; the replay adds the
-rounds and the session's totals), whatever its length.
+Every step works from one read of the session's versions and of the rows of them or naming their rounds
+(four queries; the replay adds the rounds and the session's totals), whatever its length.
 
 What the seal does not do: it is not a signature. Someone who can write to the database and runs this
 code's hash over every later version can rebuild a consistent chain; a copy of the latest digest kept
